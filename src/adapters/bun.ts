@@ -1,0 +1,42 @@
+/**
+ * Serving an A2A server with `Bun.serve`.
+ *
+ * Bun closes connections idle for 10 s by default, which would cut quiet SSE streams, so the
+ * idle timeout is turned off here and heartbeats keep intermediaries awake.
+ */
+import type { WebHandlerServer, Listening, ListenOptions } from "./listening.ts"
+
+interface BunServer {
+  readonly port: number
+  readonly hostname: string
+  stop(closeActiveConnections?: boolean): Promise<void>
+}
+declare const Bun: {
+  serve(options: {
+    port: number
+    hostname: string
+    idleTimeout: number
+    fetch: (request: Request) => Promise<Response>
+  }): BunServer
+}
+
+/** Starts `server` on Bun; resolves once it listens. */
+export const serveBun = async (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> => {
+  const bun = Bun.serve({
+    port: options.port ?? 0,
+    hostname: options.host ?? "127.0.0.1",
+    idleTimeout: 0,
+    fetch: server.handler
+  })
+  const host = bun.hostname.includes(":") ? `[${bun.hostname}]` : bun.hostname
+  return {
+    url: `http://${host}:${bun.port}`,
+    port: bun.port,
+    close: async (shutdown) => {
+      const stopping = bun.stop(false)
+      await server.dispose(shutdown)
+      await bun.stop(true)
+      await stopping
+    }
+  }
+}

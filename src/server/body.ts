@@ -1,0 +1,56 @@
+/**
+ * Reading a request body under a byte limit, before any parsing.
+ *
+ * The declared `Content-Length` is checked first so an oversized upload is refused without
+ * being read; a body without one (chunked) is counted as it arrives and abandoned as soon as
+ * it passes the limit.
+ */
+import type { HttpServerRequest } from "@effect/platform"
+import { Data, Effect, Stream } from "effect"
+
+/** The body was larger than the configured limit. */
+export class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly limit: number }> {}
+
+/** The body could not be read (the connection broke mid-way). */
+export class BodyUnreadable extends Data.TaggedError("BodyUnreadable")<{ readonly cause: unknown }> {}
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
+
+/** Reads the whole body as bytes, refusing anything over `limit`. */
+export const readBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > limit) {
+    return Effect.fail(new BodyTooLarge({ limit }))
+  }
+  return request.stream.pipe(
+    Stream.mapError((cause) => new BodyUnreadable({ cause })),
+    Stream.runFoldEffect({ parts: [] as Array<Uint8Array>, size: 0 }, (acc, part) => {
+      acc.size += part.byteLength
+      if (acc.size > limit) return Effect.fail(new BodyTooLarge({ limit }))
+      acc.parts.push(part)
+      return Effect.succeed(acc)
+    }),
+    Effect.map(({ parts, size }) => {
+      if (parts.length === 1) return parts[0]!
+      const out = new Uint8Array(size)
+      let offset = 0
+      for (const part of parts) {
+        out.set(part, offset)
+        offset += part.byteLength
+      }
+      return out
+    })
+  )
+}
+
+/** Decodes UTF-8 text (a leading BOM is dropped); `undefined` when the bytes are not valid UTF-8. */
+export const utf8 = (bytes: Uint8Array): string | undefined => {
+  try {
+    return decoder.decode(bytes)
+  } catch {
+    return undefined
+  }
+}

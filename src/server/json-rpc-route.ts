@@ -1,0 +1,113 @@
+/**
+ * The JSON-RPC endpoint: body limit, parsing, envelope and params decoding, extension
+ * negotiation, dispatch, and the answer as JSON or as an SSE stream.
+ *
+ * Once a request names a streaming method, every answer to it — errors included — is an SSE
+ * stream, because stream clients (the official JS client among them) refuse a JSON reply.
+ */
+import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option, Stream } from "effect"
+import { decodeRequest } from "../../schemas/decode-request.ts"
+import {
+  Internal,
+  InvalidRequest,
+  isProtocolError,
+  JSONParse,
+  type ProtocolError
+} from "../../schemas/error-catalogue.ts"
+import type { AgentExtension } from "../../schemas/index.ts"
+import { methods, type MethodName } from "../../schemas/methods.ts"
+import type { Principal } from "../auth/principal.ts"
+import { readBody, utf8 } from "./body.ts"
+import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
+import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
+import type { MethodHandlers } from "./method-handlers.ts"
+import type { ResolvedServerOptions } from "./options.ts"
+import { errorFrame, sseBody, sseHeaders } from "./sse-writer.ts"
+
+/** What the endpoint needs. */
+export interface JsonRpcRouteDeps {
+  readonly handlers: MethodHandlers
+  readonly extensions: ReadonlyArray<AgentExtension>
+  readonly options: ResolvedServerOptions
+  /** Ends every open stream when the server shuts down. */
+  readonly shutdown: Effect.Effect<void>
+  /** Who is calling; decided before any work starts. */
+  readonly principal: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<Principal, HttpServerResponse.HttpServerResponse>
+}
+
+const json = (body: string, status = 200, headers?: Record<string, string>) =>
+  HttpServerResponse.text(body, { status, contentType: "application/json", ...(headers ? { headers } : {}) })
+
+const jsonError = (id: RequestId, error: ProtocolError, status = 200) => json(errorResponse(id, error), status)
+
+/** Turns a failure or defect of a method into a wire error; defects never show their cause. */
+const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
+  const failure = Option.getOrUndefined(Cause.failureOption(cause))
+  if (failure !== undefined && isProtocolError(failure)) return failure
+  return new Internal({ message: "Internal error" })
+}
+
+/** Builds the handler of `POST <rpcPath>`. */
+export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
+  const { handlers, options } = deps
+  const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
+
+  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+    Effect.gen(function* () {
+      const authenticated = yield* Effect.either(deps.principal(request))
+      if (authenticated._tag === "Left") return authenticated.left
+      const principal = authenticated.right
+      const body = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
+      if (body._tag === "Left") {
+        return body.left._tag === "BodyTooLarge"
+          ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
+          : jsonError(null, new InvalidRequest({ message: "The request body could not be read" }), 400)
+      }
+      const text = utf8(body.right)
+      if (text === undefined) return jsonError(null, new JSONParse({ message: "Request body is not valid UTF-8" }))
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        return jsonError(null, new JSONParse({ message: "Request body is not valid JSON" }))
+      }
+      const decoded = decodeRequest(parsed)
+      if (decoded._tag === "Failure") return jsonError(decoded.id, decoded.error)
+      const { id, method } = decoded
+      const streaming = methods[method].streaming
+      const answerError = (error: ProtocolError) =>
+        streaming
+          ? HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
+          : jsonError(id, error)
+
+      const negotiation = negotiateExtensions(deps.extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
+      if (negotiation._tag === "Refused") return answerError(negotiation.error)
+      const echo: Record<string, string> = negotiation.uris.length > 0
+        ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
+        : {}
+
+      const lastEventHeader = request.headers["last-event-id"]
+      const lastEventId = lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined
+      const ctx = { principal, extensions: negotiation.uris, lastEventId }
+      const handler = handlers[method] as (params: unknown, c: typeof ctx) => Effect.Effect<unknown, ProtocolError>
+      const outcome = yield* handler(decoded.params, ctx).pipe(
+        Effect.sandbox,
+        Effect.mapError(toProtocolError),
+        Effect.either,
+        Effect.withSpan("a2a.request", { attributes: { "a2a.method": method, "a2a.principal": principal.id } })
+      )
+      if (outcome._tag === "Left") return answerError(outcome.left)
+      if (!streaming) return json(successResponse(id, outcome.right), 200, echo)
+      const events = outcome.right as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
+      return HttpServerResponse.stream(
+        sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+        { headers: { ...sseHeaders, ...echo } }
+      )
+    }).pipe(
+      Effect.catchAllCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
+    ) as Effect.Effect<HttpServerResponse.HttpServerResponse>
+}
+
+/** The method names a request may use, for documentation and routing of extension methods. */
+export const coreMethods = Object.keys(methods) as ReadonlyArray<MethodName>

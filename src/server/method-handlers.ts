@@ -1,0 +1,74 @@
+/**
+ * What each JSON-RPC method does, keyed by the method table.
+ *
+ * The record is typed by `MethodName`, so adding a method to the table without a handler here
+ * is a type error; the dispatcher learns from the table whether a method answers with a stream.
+ */
+import { Effect, type Stream } from "effect"
+import {
+  AuthenticatedExtendedCardNotConfigured,
+  PushNotificationNotSupported,
+  UnsupportedOperation,
+  type ProtocolError
+} from "../../schemas/error-catalogue.ts"
+import type { AgentCard } from "../../schemas/index.ts"
+import type { MethodName, methods } from "../../schemas/methods.ts"
+import type { RequestContext, SequencedEvent, TaskRuntime } from "../runtime/task-runtime.ts"
+import type { Schema } from "effect"
+
+type Params<M extends MethodName> = Schema.Schema.Type<(typeof methods)[M]["params"]>
+type Result<M extends MethodName> = Schema.Schema.Type<(typeof methods)[M]["result"]>
+
+/** A method's answer: a single result, or a stream of sequenced events. */
+export type Answer<M extends MethodName> = (typeof methods)[M]["streaming"] extends true
+  ? Stream.Stream<SequencedEvent, ProtocolError>
+  : Result<M>
+
+/** Everything a call can see besides its params. */
+export interface CallContext extends RequestContext {
+  /** `Last-Event-ID` of a resubscribe, when the client sent one. */
+  readonly lastEventId: number | undefined
+}
+
+/** The handler of every core method. */
+export type MethodHandlers = {
+  readonly [M in MethodName]: (params: Params<M>, ctx: CallContext) => Effect.Effect<Answer<M>, ProtocolError>
+}
+
+/** What the handlers need. */
+export interface HandlerDeps {
+  readonly runtime: TaskRuntime
+  readonly card: AgentCard
+  /** The card for authenticated callers, when the agent has one. */
+  readonly extendedCard: ((ctx: RequestContext) => Effect.Effect<AgentCard, ProtocolError>) | undefined
+}
+
+const streamingOff = (method: string) =>
+  Effect.fail(new UnsupportedOperation({ message: `${method} needs capabilities.streaming, which this agent does not declare` }))
+const pushOff = () =>
+  Effect.fail(new PushNotificationNotSupported({ message: "This agent does not support push notifications" }))
+
+/** Builds the handlers, gating each method on the capability that enables it. */
+export const makeMethodHandlers = ({ runtime, card, extendedCard }: HandlerDeps): MethodHandlers => {
+  const streaming = card.capabilities.streaming === true
+  const push = card.capabilities.pushNotifications === true
+  return {
+    "message/send": (params, ctx) => runtime.send(params, ctx),
+    "message/stream": (params, ctx) => (streaming ? runtime.stream(params, ctx) : streamingOff("message/stream")),
+    "tasks/get": (params, ctx) => runtime.get(params, ctx),
+    "tasks/cancel": (params, ctx) => runtime.cancel(params, ctx),
+    "tasks/resubscribe": (params, ctx) =>
+      streaming ? runtime.resubscribe(params, ctx, ctx.lastEventId) : streamingOff("tasks/resubscribe"),
+    "tasks/pushNotificationConfig/set": (params, ctx) => (push ? runtime.setPushConfig(params, ctx) : pushOff()),
+    "tasks/pushNotificationConfig/get": (params, ctx) => (push ? runtime.getPushConfig(params, ctx) : pushOff()),
+    "tasks/pushNotificationConfig/list": (params, ctx) => (push ? runtime.listPushConfigs(params, ctx) : pushOff()),
+    "tasks/pushNotificationConfig/delete": (params, ctx) =>
+      push ? runtime.deletePushConfig(params, ctx) : pushOff(),
+    "agent/getAuthenticatedExtendedCard": (_params, ctx) =>
+      card.supportsAuthenticatedExtendedCard === true && extendedCard !== undefined
+        ? extendedCard(ctx)
+        : Effect.fail(new AuthenticatedExtendedCardNotConfigured({
+          message: "This agent has no authenticated extended card"
+        }))
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Options of an A2A server, with their defaults in one place.
+ */
+
+/** How the server is configured. Every field is optional. */
+export interface A2AServerOptions {
+  /** Path of the JSON-RPC endpoint. Default `/`. */
+  readonly rpcPath?: string
+  /**
+   * Public base URL of the server (scheme, host, port, optional path prefix). The card's `url` and
+   * interfaces are built from it. Default: the origin the request arrived at.
+   */
+  readonly publicUrl?: string
+  /** Largest request body accepted, in bytes, checked before parsing. Default 10 MiB. */
+  readonly maxBodyBytes?: number
+  /** Idle time after which an open stream gets a `: ping` comment. Default 15,000 ms; 0 turns it off. */
+  readonly heartbeatMs?: number
+  /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
+  readonly shutdownGraceMs?: number
+}
+
+/** Options with every default applied. */
+export interface ResolvedServerOptions {
+  readonly rpcPath: `/${string}`
+  readonly publicUrl: string | undefined
+  readonly maxBodyBytes: number
+  readonly heartbeatMs: number
+  readonly shutdownGraceMs: number
+}
+
+/** Default request-body limit: 10 MiB. */
+export const defaultMaxBodyBytes = 10 * 1024 * 1024
+
+/** Applies the defaults. */
+export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedServerOptions => ({
+  rpcPath: normalisePath(options.rpcPath ?? "/"),
+  publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+  maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+  heartbeatMs: options.heartbeatMs ?? 15_000,
+  shutdownGraceMs: options.shutdownGraceMs ?? 5_000
+})
+
+const normalisePath = (path: string): `/${string}` => (path.startsWith("/") ? (path as `/${string}`) : `/${path}`)

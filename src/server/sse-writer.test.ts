@@ -1,0 +1,67 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { TaskNotFound } from "../../schemas/error-catalogue.ts"
+import { sseBody } from "./sse-writer.ts"
+
+const decoder = new TextDecoder()
+const text = (chunks: Chunk.Chunk<Uint8Array>) => Chunk.toArray(chunks).map((c) => decoder.decode(c))
+
+describe("sseBody", () => {
+  it.effect("writes one id line and one data line per event, carrying the request id", () =>
+    Effect.gen(function* () {
+      const events = Stream.fromIterable([{ seq: 1, event: { kind: "task", id: "t" } }, { seq: 2, event: { kind: "status-update" } }])
+      const out = text(yield* Stream.runCollect(sseBody("req-1", events, { heartbeatMs: 0 }))).join("")
+      expect(out).toBe(
+        'id: 1\ndata: {"jsonrpc":"2.0","id":"req-1","result":{"kind":"task","id":"t"}}\n\n' +
+          'id: 2\ndata: {"jsonrpc":"2.0","id":"req-1","result":{"kind":"status-update"}}\n\n'
+      )
+    }))
+
+  it.effect("writes every event of one input chunk as one buffer", () =>
+    Effect.gen(function* () {
+      const events = Stream.fromChunk(Chunk.range(1, 50).pipe(Chunk.map((seq) => ({ seq, event: { n: seq } }))))
+      const out = text(yield* Stream.runCollect(sseBody(7, events, { heartbeatMs: 0 })))
+      expect(out).toHaveLength(1)
+      expect(out[0]!.match(/^data: /gm)).toHaveLength(50)
+    }))
+
+  it.effect("keeps JSON on one line even when strings hold newlines", () =>
+    Effect.gen(function* () {
+      const events = Stream.make({ seq: 1, event: { text: "a\nb\r\nc" } })
+      const [frame] = text(yield* Stream.runCollect(sseBody(1, events, { heartbeatMs: 0 })))
+      expect(frame!.split("\n").filter((l) => l.startsWith("data: "))).toHaveLength(1)
+    }))
+
+  it.effect("ends a failed stream with a JSON-RPC error event", () =>
+    Effect.gen(function* () {
+      const events = Stream.concat(Stream.make({ seq: 1, event: {} }), Stream.fail(new TaskNotFound({ message: "Task x not found" })))
+      const out = text(yield* Stream.runCollect(sseBody("r", events, { heartbeatMs: 0 }))).join("")
+      const last = JSON.parse(out.trim().split("\n").at(-1)!.slice("data: ".length))
+      expect(last).toEqual({ jsonrpc: "2.0", id: "r", error: { code: -32001, message: "Task x not found" } })
+    }))
+
+  it.effect("hides the cause of a defect", () =>
+    Effect.gen(function* () {
+      const events = Stream.die(new Error("secret stack"))
+      const out = text(yield* Stream.runCollect(sseBody("r", events, { heartbeatMs: 0 }))).join("")
+      expect(out).not.toContain("secret")
+      expect(JSON.parse(out.slice("data: ".length)).error.code).toBe(-32603)
+    }))
+
+  it.effect("sends a ping comment while idle and none while events flow", () =>
+    Effect.gen(function* () {
+      const collected: Array<string> = []
+      const never = Stream.never as Stream.Stream<{ seq: number; event: unknown }>
+      const fiber = yield* sseBody(1, never, { heartbeatMs: 1_000 }).pipe(
+        Stream.runForEach((c) => Effect.sync(() => collected.push(decoder.decode(c)))),
+        Effect.fork
+      )
+      yield* TestClock.adjust(999)
+      expect(collected).toEqual([])
+      yield* TestClock.adjust(1)
+      yield* TestClock.adjust(2_000)
+      expect(collected.length).toBeGreaterThanOrEqual(2)
+      expect(collected.every((c) => c === ": ping\n\n")).toBe(true)
+      yield* Fiber.interrupt(fiber)
+    }))
+})
