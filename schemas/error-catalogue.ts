@@ -1,0 +1,236 @@
+import { Schema } from "effect"
+import { JsonUnknown, optional } from "./internal/common.ts"
+import type { JSONRPCError } from "./wire-errors.ts"
+
+/*
+ * One tagged error class per A2A error. Code raises and matches these; `toWireError` turns one into the
+ * JSON-RPC `error` object, `fromWireError` turns a received object back into a class. The `message` field
+ * defaults to the upstream default text, so `new TaskNotFound()` is enough; callers add detail when they
+ * have it. Messages must never carry stack traces or internal details: they go out verbatim.
+ */
+
+const fields = <const M extends string>(defaultMessage: M) => ({
+  message: Schema.optionalWith(Schema.String, { default: () => defaultMessage }),
+  data: optional(JsonUnknown)
+})
+
+/** -32700 / HTTP 400: the request body is not valid JSON. */
+export class JSONParse extends Schema.TaggedError<JSONParse>()("JSONParse", fields("Invalid JSON payload")) {
+  static readonly code = -32700
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return JSONParse.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return JSONParse.httpStatus }
+}
+
+/** -32600 / HTTP 400: not a valid JSON-RPC 2.0 request object. */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
+  "InvalidRequest",
+  fields("Request payload validation error")
+) {
+  static readonly code = -32600
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return InvalidRequest.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return InvalidRequest.httpStatus }
+}
+
+/** -32601 / HTTP 404: unknown method. */
+export class MethodNotFound extends Schema.TaggedError<MethodNotFound>()("MethodNotFound", fields("Method not found")) {
+  static readonly code = -32601
+  static readonly httpStatus = 404
+  /** JSON-RPC error code. */
+  get code(): number { return MethodNotFound.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return MethodNotFound.httpStatus }
+}
+
+/** -32602 / HTTP 400: params fail the schema or a precondition (e.g. a message to a terminal task). */
+export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidParams", fields("Invalid parameters")) {
+  static readonly code = -32602
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return InvalidParams.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return InvalidParams.httpStatus }
+}
+
+/** -32603 / HTTP 500: a bug or an agent crash. The message is generic; details stay in logs. */
+export class Internal extends Schema.TaggedError<Internal>()("Internal", fields("Internal error")) {
+  static readonly code = -32603
+  static readonly httpStatus = 500
+  /** JSON-RPC error code. */
+  get code(): number { return Internal.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return Internal.httpStatus }
+}
+
+/** -32001 / HTTP 404: unknown task id. */
+export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFound", fields("Task not found")) {
+  static readonly code = -32001
+  static readonly httpStatus = 404
+  /** JSON-RPC error code. */
+  get code(): number { return TaskNotFound.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return TaskNotFound.httpStatus }
+}
+
+/** -32002 / HTTP 409: cancel of a task already in a terminal state. */
+export class TaskNotCancelable extends Schema.TaggedError<TaskNotCancelable>()(
+  "TaskNotCancelable",
+  fields("Task cannot be canceled")
+) {
+  static readonly code = -32002
+  static readonly httpStatus = 409
+  /** JSON-RPC error code. */
+  get code(): number { return TaskNotCancelable.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return TaskNotCancelable.httpStatus }
+}
+
+/** -32003 / HTTP 400: a push-config method while push notifications are off. */
+export class PushNotificationNotSupported extends Schema.TaggedError<PushNotificationNotSupported>()(
+  "PushNotificationNotSupported",
+  fields("Push Notification is not supported")
+) {
+  static readonly code = -32003
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return PushNotificationNotSupported.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return PushNotificationNotSupported.httpStatus }
+}
+
+/** -32004 / HTTP 400: a capability is off, or the agent refuses the operation. */
+export class UnsupportedOperation extends Schema.TaggedError<UnsupportedOperation>()(
+  "UnsupportedOperation",
+  fields("This operation is not supported")
+) {
+  static readonly code = -32004
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return UnsupportedOperation.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return UnsupportedOperation.httpStatus }
+}
+
+/** -32005 / HTTP 415: a part's MIME type is outside the accepted input modes. */
+export class ContentTypeNotSupported extends Schema.TaggedError<ContentTypeNotSupported>()(
+  "ContentTypeNotSupported",
+  fields("Incompatible content types")
+) {
+  static readonly code = -32005
+  static readonly httpStatus = 415
+  /** JSON-RPC error code. */
+  get code(): number { return ContentTypeNotSupported.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return ContentTypeNotSupported.httpStatus }
+}
+
+/** -32006 / HTTP 502: the agent (or, client side, the remote server) produced something invalid. */
+export class InvalidAgentResponse extends Schema.TaggedError<InvalidAgentResponse>()(
+  "InvalidAgentResponse",
+  fields("Invalid agent response")
+) {
+  static readonly code = -32006
+  static readonly httpStatus = 502
+  /** JSON-RPC error code. */
+  get code(): number { return InvalidAgentResponse.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return InvalidAgentResponse.httpStatus }
+}
+
+/** -32007 / HTTP 404: the authenticated extended card was asked for but is not configured. */
+export class AuthenticatedExtendedCardNotConfigured extends Schema.TaggedError<AuthenticatedExtendedCardNotConfigured>()(
+  "AuthenticatedExtendedCardNotConfigured",
+  fields("Authenticated Extended Card is not configured")
+) {
+  static readonly code = -32007
+  static readonly httpStatus = 404
+  /** JSON-RPC error code. */
+  get code(): number { return AuthenticatedExtendedCardNotConfigured.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return AuthenticatedExtendedCardNotConfigured.httpStatus }
+}
+
+/**
+ * An error received from a peer with a code outside the A2A catalogue (JSON-RPC leaves -32000..-32099 and
+ * other codes to implementations). Kept as its own class, rather than folded into Internal, so the original
+ * code survives `fromWireError` / `toWireError` unchanged when a client relays it.
+ */
+export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError", {
+  code: Schema.Int,
+  message: Schema.String,
+  data: optional(JsonUnknown)
+}) {
+  static readonly httpStatus = 500
+  /** HTTP status for the REST binding: relaying an unknown peer error is our failure to handle it. */
+  get httpStatus(): number { return RemoteError.httpStatus }
+}
+
+/** The classes of the A2A catalogue, in spec order (RemoteError excluded: it has no fixed code). */
+export const catalogue = [
+  JSONParse,
+  InvalidRequest,
+  MethodNotFound,
+  InvalidParams,
+  Internal,
+  TaskNotFound,
+  TaskNotCancelable,
+  PushNotificationNotSupported,
+  UnsupportedOperation,
+  ContentTypeNotSupported,
+  InvalidAgentResponse,
+  AuthenticatedExtendedCardNotConfigured
+] as const
+
+/** Any error this protocol puts on the wire: one of the catalogue, or a relayed RemoteError. */
+export type ProtocolError =
+  | JSONParse
+  | InvalidRequest
+  | MethodNotFound
+  | InvalidParams
+  | Internal
+  | TaskNotFound
+  | TaskNotCancelable
+  | PushNotificationNotSupported
+  | UnsupportedOperation
+  | ContentTypeNotSupported
+  | InvalidAgentResponse
+  | AuthenticatedExtendedCardNotConfigured
+  | RemoteError
+
+type CatalogueClass = (typeof catalogue)[number]
+
+const byCode: ReadonlyMap<number, CatalogueClass> = new Map(catalogue.map((c) => [c.code, c] as const))
+
+/** True for an instance of any ProtocolError class. */
+export const isProtocolError = (u: unknown): u is ProtocolError =>
+  u instanceof RemoteError || catalogue.some((c) => u instanceof c)
+
+/**
+ * The JSON-RPC `error` object for `e`. `data` is copied only when present, so the result can be
+ * `JSON.stringify`-ed as is.
+ */
+export const toWireError = (e: ProtocolError): JSONRPCError =>
+  e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data }
+
+/**
+ * The class for a received JSON-RPC `error` object: a catalogue class for a known code, otherwise a
+ * RemoteError that keeps the code.
+ *
+ * @example
+ * fromWireError({ code: -32001, message: "Task not found" }) // TaskNotFound
+ */
+export const fromWireError = (wire: {
+  readonly code: number
+  readonly message: string
+  readonly data?: unknown
+}): ProtocolError => {
+  const props = wire.data === undefined ? { message: wire.message } : { message: wire.message, data: wire.data }
+  const Class = byCode.get(wire.code)
+  return Class === undefined ? new RemoteError({ code: wire.code, ...props }) : new Class(props)
+}
+

@@ -1,0 +1,55 @@
+import { Schema } from "effect"
+import { JsonObject, JsonUnknown, optional } from "./internal/common.ts"
+import { A2AError, JSONRPCError } from "./wire-errors.ts"
+
+/** The `jsonrpc` member: always "2.0". */
+export const JSONRPCVersion = Schema.Literal("2.0").annotations({ identifier: "JSONRPCVersion" })
+
+/** The id of a method request: a string or an integer (not upstream-named). */
+export const RequestId = Schema.Union(Schema.String, Schema.Int).annotations({ identifier: "RequestId" })
+/** @see RequestId */
+export type RequestId = Schema.Schema.Type<typeof RequestId>
+
+/** The id of a response: the request's id, or null when it could not be read (not upstream-named). */
+export const ResponseId = Schema.Union(Schema.String, Schema.Int, Schema.Null).annotations({ identifier: "ResponseId" })
+/** @see ResponseId */
+export type ResponseId = Schema.Schema.Type<typeof ResponseId>
+
+/** What every JSON-RPC message shares. */
+export const JSONRPCMessage = Schema.Struct({
+  jsonrpc: JSONRPCVersion,
+  id: optional(ResponseId)
+}).annotations({ identifier: "JSONRPCMessage" })
+/** @see JSONRPCMessage */
+export type JSONRPCMessage = Schema.Schema.Type<typeof JSONRPCMessage>
+
+/**
+ * Any JSON-RPC request, before the method is known. `id` may be absent (a notification) or null, as upstream
+ * allows; the method-specific requests require a string or integer id.
+ */
+export const JSONRPCRequest = Schema.Struct({
+  jsonrpc: JSONRPCVersion,
+  id: optional(ResponseId),
+  method: Schema.String,
+  params: optional(JsonObject)
+}).annotations({ identifier: "JSONRPCRequest" })
+/** @see JSONRPCRequest */
+export type JSONRPCRequest = Schema.Schema.Type<typeof JSONRPCRequest>
+
+/** Any successful response, before the result is typed. */
+export const JSONRPCSuccessResponse = Schema.Struct({
+  jsonrpc: JSONRPCVersion,
+  id: ResponseId,
+  result: JsonUnknown
+}).annotations({ identifier: "JSONRPCSuccessResponse" })
+/** @see JSONRPCSuccessResponse */
+export type JSONRPCSuccessResponse = Schema.Schema.Type<typeof JSONRPCSuccessResponse>
+
+/** An error response. `error` is any JSON-RPC error; A2A's own codes decode to their specific shapes. */
+export const JSONRPCErrorResponse = Schema.Struct({
+  jsonrpc: JSONRPCVersion,
+  id: ResponseId,
+  error: Schema.Union(A2AError, JSONRPCError)
+}).annotations({ identifier: "JSONRPCErrorResponse" })
+/** @see JSONRPCErrorResponse */
+export type JSONRPCErrorResponse = Schema.Schema.Type<typeof JSONRPCErrorResponse>

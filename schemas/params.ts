@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import { metadataField, optional } from "./internal/common.ts"
+import { Message } from "./message.ts"
+import { PushNotificationConfig } from "./push.ts"
+
+/**
+ * How many history messages to return: absent or 0 means all, n > 0 the last n. Negative or fractional
+ * values are invalid params (CONFORMANCE.md); upstream only says "integer" (stricter than upstream).
+ */
+export const HistoryLength = Schema.NonNegativeInt.annotations({ identifier: "HistoryLength" })
+
+/** Options of `message/send` and `message/stream`. `blocking` defaults to true (applied by the runtime). */
+export const MessageSendConfiguration = Schema.Struct({
+  acceptedOutputModes: optional(Schema.Array(Schema.String)),
+  historyLength: optional(HistoryLength),
+  pushNotificationConfig: optional(PushNotificationConfig),
+  blocking: optional(Schema.Boolean)
+}).annotations({ identifier: "MessageSendConfiguration" })
+/** @see MessageSendConfiguration */
+export type MessageSendConfiguration = Schema.Schema.Type<typeof MessageSendConfiguration>
+
+/** Params of `message/send` and `message/stream`. */
+export const MessageSendParams = Schema.Struct({
+  message: Message,
+  configuration: optional(MessageSendConfiguration),
+  ...metadataField
+}).annotations({ identifier: "MessageSendParams" })
+/** @see MessageSendParams */
+export type MessageSendParams = Schema.Schema.Type<typeof MessageSendParams>
+
+/** Params of `tasks/get`. */
+export const TaskQueryParams = Schema.Struct({
+  id: Schema.String,
+  historyLength: optional(HistoryLength),
+  ...metadataField
+}).annotations({ identifier: "TaskQueryParams" })
+/** @see TaskQueryParams */
+export type TaskQueryParams = Schema.Schema.Type<typeof TaskQueryParams>
+
+/** Params naming a task: `tasks/cancel`, `tasks/resubscribe`. */
+export const TaskIdParams = Schema.Struct({
+  id: Schema.String,
+  ...metadataField
+}).annotations({ identifier: "TaskIdParams" })
+/** @see TaskIdParams */
+export type TaskIdParams = Schema.Schema.Type<typeof TaskIdParams>

@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+import { metadataField, optional } from "./internal/common.ts"
+
+/** How the agent authenticates to the client's webhook: scheme names (e.g. "Bearer") and optional credentials. */
+export const PushNotificationAuthenticationInfo = Schema.Struct({
+  schemes: Schema.Array(Schema.String),
+  credentials: optional(Schema.String)
+}).annotations({ identifier: "PushNotificationAuthenticationInfo" })
+/** @see PushNotificationAuthenticationInfo */
+export type PushNotificationAuthenticationInfo = Schema.Schema.Type<typeof PushNotificationAuthenticationInfo>
+
+/**
+ * A webhook to notify of task updates. `url` is a plain string here; the push module checks it (scheme,
+ * address ranges) before use, since that check needs more than a shape.
+ */
+export const PushNotificationConfig = Schema.Struct({
+  url: Schema.String,
+  id: optional(Schema.String),
+  token: optional(Schema.String),
+  authentication: optional(PushNotificationAuthenticationInfo)
+}).annotations({ identifier: "PushNotificationConfig" })
+/** @see PushNotificationConfig */
+export type PushNotificationConfig = Schema.Schema.Type<typeof PushNotificationConfig>
+
+/** A push config bound to a task: params and result of `tasks/pushNotificationConfig/set`. */
+export const TaskPushNotificationConfig = Schema.Struct({
+  taskId: Schema.String,
+  pushNotificationConfig: PushNotificationConfig
+}).annotations({ identifier: "TaskPushNotificationConfig" })
+/** @see TaskPushNotificationConfig */
+export type TaskPushNotificationConfig = Schema.Schema.Type<typeof TaskPushNotificationConfig>
+
+/** Params of `tasks/pushNotificationConfig/get`; without a config id the task's default config is meant. */
+export const GetTaskPushNotificationConfigParams = Schema.Struct({
+  id: Schema.String,
+  pushNotificationConfigId: optional(Schema.String),
+  ...metadataField
+}).annotations({ identifier: "GetTaskPushNotificationConfigParams" })
+/** @see GetTaskPushNotificationConfigParams */
+export type GetTaskPushNotificationConfigParams = Schema.Schema.Type<typeof GetTaskPushNotificationConfigParams>
+
+/** Params of `tasks/pushNotificationConfig/list`. */
+export const ListTaskPushNotificationConfigParams = Schema.Struct({
+  id: Schema.String,
+  ...metadataField
+}).annotations({ identifier: "ListTaskPushNotificationConfigParams" })
+/** @see ListTaskPushNotificationConfigParams */
+export type ListTaskPushNotificationConfigParams = Schema.Schema.Type<typeof ListTaskPushNotificationConfigParams>
+
+/** Params of `tasks/pushNotificationConfig/delete`. */
+export const DeleteTaskPushNotificationConfigParams = Schema.Struct({
+  id: Schema.String,
+  pushNotificationConfigId: Schema.String,
+  ...metadataField
+}).annotations({ identifier: "DeleteTaskPushNotificationConfigParams" })
+/** @see DeleteTaskPushNotificationConfigParams */
+export type DeleteTaskPushNotificationConfigParams = Schema.Schema.Type<typeof DeleteTaskPushNotificationConfigParams>

@@ -1,0 +1,145 @@
+import { existsSync, readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { Ajv } from "ajv"
+import addFormatsModule from "ajv-formats"
+import { Arbitrary, FastCheck, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import * as schemas from "./index.ts"
+
+/*
+ * Property: for generated values `a` of each wire schema, `decode(encode(a))` equals `a`, the encoded value
+ * equals `a` (Type and Encoded are the same plain JSON), it survives JSON, and it validates against the pinned
+ * upstream definition of the same name.
+ *
+ * The generators are ours, so they produce what our schemas accept: never a kind-less part (our decoder is
+ * more lenient than upstream there, our encoder never emits one), never a file with both bytes and uri, never
+ * an empty Message.parts or a negative historyLength (our schemas are stricter than upstream there). The
+ * deliberate differences are pinned down as explicit cases at the end of this file.
+ */
+
+const upstreamDir = resolve(process.cwd(), "../shared/a2a-0.3.0")
+const upstreamFile = resolve(upstreamDir, "a2a.schema.json")
+const present = existsSync(upstreamFile)
+const absentNote = present ? "" : ` (skipped: the pinned upstream folder ${upstreamDir} is absent)`
+const numRuns = 30
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv
+
+const loadValidator = () => {
+  const ajv = new Ajv({ strict: false, allErrors: true })
+  addFormats(ajv)
+  ajv.addSchema(JSON.parse(readFileSync(upstreamFile, "utf8")) as object, "a2a")
+  return (name: string, value: unknown) => {
+    const validate = ajv.getSchema(`a2a#/definitions/${name}`)
+    if (validate === undefined) throw new Error(`upstream has no definition ${name}`)
+    const ok = validate(value)
+    return { ok, errors: ajv.errorsText(validate.errors) }
+  }
+}
+
+const exported = schemas as unknown as Record<string, Schema.Schema<unknown, unknown, never>>
+
+const definitionNames = present
+  ? Object.keys((JSON.parse(readFileSync(upstreamFile, "utf8")) as { definitions: object }).definitions)
+  : []
+
+describe.skipIf(!present)(
+  `wire schemas round-trip and validate upstream${absentNote}`,
+  () => {
+    const validate = present ? loadValidator() : () => ({ ok: false, errors: "" })
+
+    it.each(definitionNames)("%s", (name) => {
+      const schema = exported[name]
+      if (schema === undefined) throw new Error(`no export ${name}`)
+      const encode = Schema.encodeSync(schema)
+      const decode = Schema.decodeUnknownSync(schema)
+      FastCheck.assert(
+        FastCheck.property(Arbitrary.make(schema), (a) => {
+          const encoded = encode(a)
+          expect(encoded).toEqual(a)
+          expect(decode(encoded)).toEqual(a)
+          const wire: unknown = JSON.parse(JSON.stringify(encoded))
+          expect(decode(wire)).toEqual(a)
+          const result = validate(name, wire)
+          expect(result.ok, `${name} rejected upstream: ${result.errors}\n${JSON.stringify(wire)}`).toBe(true)
+        }),
+        { numRuns }
+      )
+    })
+  }
+)
+
+// Exports that are ours (not upstream definitions): round trip only.
+describe("our own wire schemas round-trip", () => {
+  const ours = ["StreamResult", "SendMessageResult", "RequestId", "ResponseId", "Metadata", "NoParams", "HistoryLength"]
+  it.each(ours)("%s", (name) => {
+    const schema = exported[name]
+    if (schema === undefined) throw new Error(`no export ${name}`)
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(schema), (a) => {
+        expect(Schema.decodeUnknownSync(schema)(Schema.encodeSync(schema)(a))).toEqual(a)
+      }),
+      { numRuns }
+    )
+  })
+})
+
+describe.skipIf(!present)(
+  `deliberate differences from upstream${absentNote}`,
+  () => {
+    const validate = present ? loadValidator() : () => ({ ok: false, errors: "" })
+    const accepts = <A, I>(schema: Schema.Schema<A, I, never>, value: unknown) =>
+      Schema.decodeUnknownEither(schema)(value)._tag === "Right"
+
+    it("stricter: a file with both bytes and uri is refused (upstream's JSON Schema lets it through)", () => {
+      const part = { kind: "file", file: { bytes: "aGk=", uri: "https://example.com/f" } }
+      expect(validate("FilePart", part).ok).toBe(true)
+      expect(accepts(schemas.FilePart, part)).toBe(false)
+      expect(accepts(schemas.Part, part)).toBe(false)
+    })
+
+    it("same: a file with neither bytes nor uri is refused by both", () => {
+      const part = { kind: "file", file: { name: "f.txt" } }
+      expect(validate("FilePart", part).ok).toBe(false)
+      expect(accepts(schemas.FilePart, part)).toBe(false)
+    })
+
+    it("stricter: a message with no parts is refused (CONFORMANCE.md: -32602; upstream has no minItems)", () => {
+      const message = { kind: "message", messageId: "m1", role: "user", parts: [] }
+      expect(validate("Message", message).ok).toBe(true)
+      expect(accepts(schemas.Message, message)).toBe(false)
+    })
+
+    it("stricter: a negative historyLength is refused (CONFORMANCE.md: -32602; upstream only says integer)", () => {
+      const params = { id: "t1", historyLength: -1 }
+      expect(validate("TaskQueryParams", params).ok).toBe(true)
+      expect(accepts(schemas.TaskQueryParams, params)).toBe(false)
+      expect(accepts(schemas.MessageSendConfiguration, { historyLength: -1 })).toBe(false)
+    })
+
+    it("more lenient: a part without kind is accepted when its fields make the kind unambiguous", () => {
+      const part = { text: "hello" }
+      expect(validate("Part", part).ok).toBe(false)
+      expect(Schema.decodeUnknownSync(schemas.Part)(part)).toEqual({ kind: "text", text: "hello" })
+    })
+
+    it("more lenient: unknown extra fields are accepted and dropped (upstream allows them, we do not keep them)", () => {
+      const task = {
+        kind: "task",
+        id: "t1",
+        contextId: "c1",
+        status: { state: "working", vendorField: 1 },
+        vendorField: { x: 1 }
+      }
+      expect(validate("Task", task).ok).toBe(true)
+      expect(Schema.decodeUnknownSync(schemas.Task)(task)).toEqual({
+        kind: "task",
+        id: "t1",
+        contextId: "c1",
+        status: { state: "working" }
+      })
+    })
+  }
+)

@@ -1,0 +1,53 @@
+import { Schema } from "effect"
+import { metadataField, optional } from "./internal/common.ts"
+import { Message } from "./message.ts"
+import { Part } from "./parts.ts"
+
+/** A task's lifecycle state; any other string is invalid. */
+export const TaskState = Schema.Literal(
+  "submitted",
+  "working",
+  "input-required",
+  "completed",
+  "canceled",
+  "failed",
+  "rejected",
+  "auth-required",
+  "unknown"
+).annotations({ identifier: "TaskState" })
+/** @see TaskState */
+export type TaskState = Schema.Schema.Type<typeof TaskState>
+
+/** The current state of a task, with an optional agent message and ISO 8601 timestamp. */
+export const TaskStatus = Schema.Struct({
+  state: TaskState,
+  message: optional(Message),
+  timestamp: optional(Schema.String)
+}).annotations({ identifier: "TaskStatus" })
+/** @see TaskStatus */
+export type TaskStatus = Schema.Schema.Type<typeof TaskStatus>
+
+/** An output of a task, made of parts. */
+export const Artifact = Schema.Struct({
+  artifactId: Schema.String,
+  name: optional(Schema.String),
+  description: optional(Schema.String),
+  parts: Schema.Array(Part),
+  extensions: optional(Schema.Array(Schema.String)),
+  ...metadataField
+}).annotations({ identifier: "Artifact" })
+/** @see Artifact */
+export type Artifact = Schema.Schema.Type<typeof Artifact>
+
+/** A stateful unit of work. */
+export const Task = Schema.Struct({
+  kind: Schema.Literal("task"),
+  id: Schema.String,
+  contextId: Schema.String,
+  status: TaskStatus,
+  history: optional(Schema.Array(Message)),
+  artifacts: optional(Schema.Array(Artifact)),
+  ...metadataField
+}).annotations({ identifier: "Task" })
+/** @see Task */
+export type Task = Schema.Schema.Type<typeof Task>
