@@ -1,0 +1,195 @@
+/**
+ * The JSON-RPC request classifier shared by the server and the conformance fixture runner: it turns a parsed
+ * body into a method call with decoded params, or into the protocol error the server must answer with.
+ *
+ * @module
+ */
+import { Either, ParseResult, Schema } from "effect"
+import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
+import type { ResponseId } from "./jsonrpc.ts"
+import { methods, type MethodName } from "./methods.ts"
+
+/** A core A2A call whose params passed the method's schema; narrowing on `method` types `params`. */
+export type DecodedRequest = {
+  readonly [M in MethodName]: {
+    readonly _tag: "Request"
+    readonly id: ResponseId
+    readonly method: M
+    readonly params: Schema.Schema.Type<(typeof methods)[M]["params"]>
+    /** True when the request carried no `id` member (a JSON-RPC notification). */
+    readonly notification: boolean
+  }
+}[MethodName]
+
+/** A call to a server-registered extension method (`{namespace}/{action}`); its params are the server's to judge. */
+export interface ExtensionRequest {
+  readonly _tag: "Extension"
+  readonly id: ResponseId
+  readonly method: string
+  readonly params: unknown
+  readonly notification: boolean
+}
+
+/** A request that must be answered with `error`, carrying the id to echo. */
+export interface RequestFailure {
+  readonly _tag: "Failure"
+  readonly id: ResponseId
+  readonly error: ProtocolError
+}
+
+/** Options of {@link decodeRequest}. */
+export interface DecodeRequestOptions {
+  /**
+   * Extension methods the server routes itself. Core method names always win; anything else that is not
+   * listed here is MethodNotFound.
+   */
+  readonly extensionMethods?: ReadonlySet<string> | ((method: string) => boolean)
+}
+
+type ParamsDecoder = (params: unknown) => Either.Either<unknown, ParseResult.ParseError>
+
+// Built once at module load: the classifier runs on every request, and a Map avoids inherited keys such as
+// "constructor" or "__proto__" resolving to something.
+const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
+  (Object.keys(methods) as Array<MethodName>).map((name) => [
+    name,
+    Schema.decodeUnknownEither(methods[name].params as Schema.Schema<unknown, unknown, never>)
+  ])
+)
+
+// Methods that take no params also accept an absent `params` member (CONFORMANCE.md, extended card): it is
+// decoded as whichever of `undefined` and `{}` the method's schema accepts.
+const absentParams: ReadonlyMap<string, undefined | {}> = new Map(
+  [...decoders].flatMap(([name, decode]): Array<[string, undefined | {}]> =>
+    Either.isRight(decode(undefined)) ? [[name, undefined]] : Either.isRight(decode({})) ? [[name, {}]] : []
+  )
+)
+
+const MAX_TEXT = 200
+const MAX_ISSUES = 3
+
+const clip = (text: string, max = MAX_TEXT): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+// Own members only: a body is plain JSON, and nothing inherited may stand in for a missing member.
+const member = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined)
+
+// Upstream types request ids as string or integer (JSON-RPC itself only discourages fractions); refusing a
+// fractional id here keeps every reply's id valid against the response schemas.
+const readId = (u: unknown): { readonly ok: true; readonly id: ResponseId } | { readonly ok: false } =>
+  u === null || typeof u === "string" || Number.isSafeInteger(u) ? { ok: true, id: u as ResponseId } : { ok: false }
+
+const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path
+    .map((key, i) =>
+      typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`
+    )
+    .join("")
+
+/**
+ * A short, human-readable account of why params failed: the first few failing paths with what was expected
+ * there. Values from the request are clipped so a huge or hostile input is never echoed back in full.
+ */
+export const describeParamsError = (error: ParseResult.ParseError): {
+  readonly message: string
+  readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
+} => {
+  let issues: Array<{ readonly path: string; readonly message: string }>
+  try {
+    issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+      .slice(0, MAX_ISSUES)
+      .map((issue) => ({ path: formatPath(issue.path), message: clip(issue.message) }))
+  } catch {
+    // Effect renders the offending value recursively: a few thousand levels of nesting overflow the stack.
+    // A hostile body must still get its -32602, just without the rendering.
+    return { message: "Invalid params: the params do not match the method's schema", issues: [] }
+  }
+  const text = issues.map((i) => (i.path === "" ? i.message : `at ${i.path}: ${i.message}`)).join("; ")
+  return { message: `Invalid params: ${text}`, issues }
+}
+
+const fail = (id: ResponseId, error: ProtocolError): RequestFailure => ({ _tag: "Failure", id, error })
+
+const isExtension = (options: DecodeRequestOptions | undefined, method: string): boolean => {
+  const known = options?.extensionMethods
+  if (known === undefined) return false
+  return typeof known === "function" ? known(method) : known.has(method)
+}
+
+/**
+ * Classifies a parsed JSON-RPC body. Envelope problems (not an object, wrong `jsonrpc`, missing or non-string
+ * `method`, `id` of a wrong type) are InvalidRequest, echoing the id when it can be read; an unknown method is
+ * MethodNotFound unless the server registered it as an extension method; params that fail the method's
+ * schema are InvalidParams with a message naming the failing path.
+ *
+ * Without `options.extensionMethods` the result type has no Extension case.
+ *
+ * @example
+ * const decoded = decodeRequest(parsed, { extensionMethods: new Set(["com.example.approval/approve"]) })
+ * if (decoded._tag === "Failure") return reply(decoded.id, toWireError(decoded.error))
+ * if (decoded._tag === "Extension") return routeExtension(decoded)
+ * if (decoded.method === "tasks/get") return runtime.get(decoded.params, ctx) // params: TaskQueryParams
+ */
+export function decodeRequest(json: unknown): DecodedRequest | RequestFailure
+export function decodeRequest(
+  json: unknown,
+  options: DecodeRequestOptions
+): DecodedRequest | ExtensionRequest | RequestFailure
+export function decodeRequest(
+  json: unknown,
+  options?: DecodeRequestOptions
+): DecodedRequest | ExtensionRequest | RequestFailure {
+  if (!isRecord(json)) {
+    return fail(null, new InvalidRequest({ message: "Invalid Request: the body must be a JSON-RPC 2.0 request object" }))
+  }
+  const notification = !Object.hasOwn(json, "id")
+  const readable = readId(notification ? null : json["id"])
+  if (!readable.ok) {
+    return fail(null, new InvalidRequest({ message: "Invalid Request: id must be a string, an integer or null" }))
+  }
+  const id = readable.id
+  if (member(json, "jsonrpc") !== "2.0") {
+    return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }))
+  }
+  const method = member(json, "method")
+  if (typeof method !== "string") {
+    return fail(id, new InvalidRequest({ message: "Invalid Request: method must be a string" }))
+  }
+  const params = member(json, "params")
+  const decode = decoders.get(method)
+  if (decode === undefined) {
+    if (isExtension(options, method)) return { _tag: "Extension", id, method, params, notification }
+    return fail(id, new MethodNotFound({ message: `Method not found: ${clip(method, 100)}` }))
+  }
+  if (params === undefined && !absentParams.has(method)) {
+    return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }))
+  }
+  const decoded = decode(params === undefined ? absentParams.get(method) : params)
+  if (Either.isLeft(decoded)) {
+    const { issues, message } = describeParamsError(decoded.left)
+    return fail(id, new InvalidParams({ message, data: { issues } }))
+  }
+  return { _tag: "Request", id, method, params: decoded.right, notification } as DecodedRequest
+}
+
+const BOM = "\uFEFF"
+
+/** A body that parsed as JSON. */
+export interface ParsedBody {
+  readonly _tag: "Parsed"
+  readonly value: unknown
+}
+
+/**
+ * Parses a request body as JSON; anything that is not one JSON text is JSONParse (-32700) with id null.
+ * A single leading byte-order mark is ignored, as RFC 8259 allows. Never throws.
+ */
+export const parseJsonBody = (text: string): ParsedBody | RequestFailure => {
+  try {
+    return { _tag: "Parsed", value: JSON.parse(text.startsWith(BOM) ? text.slice(1) : text) as unknown }
+  } catch (cause) {
+    const detail = cause instanceof SyntaxError ? `: ${clip(cause.message, 120)}` : ""
+    return fail(null, new JSONParse({ message: `Invalid JSON payload${detail}` }))
+  }
+}
