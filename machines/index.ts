@@ -1,0 +1,29 @@
+/**
+ * Pure XState statecharts: the A2A task lifecycle, and (later) workflow-extension machines.
+ *
+ * @module
+ */
+
+// Task lifecycle
+export {
+  isInterrupted,
+  isTerminal,
+  restore,
+  start,
+  step,
+  taskMachine,
+  taskOf,
+  type LifecycleState,
+  type RefusalReason,
+  type StatusChange,
+  type StepResult,
+  type TaskEvent,
+  type TaskInput,
+  type TaskMachineContext,
+  type TaskSnapshot,
+  type TaskStreamEvent,
+  type TransitionRefused
+} from "./task.ts"
+export type { ArtifactChunk, ArtifactTable } from "./artifacts.ts"
+
+// Workflow machines
