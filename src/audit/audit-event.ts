@@ -1,0 +1,113 @@
+/**
+ * What the audit trail records: who called what, who was turned away, how tasks moved, which
+ * extensions were used, and where push notifications went.
+ *
+ * @module
+ */
+import { Clock, Effect, Schema } from "effect"
+import { TaskState } from "../../schemas/index.ts"
+
+/** An ISO 8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
+export const IsoTimestamp = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/),
+  Schema.annotations({ identifier: "IsoTimestamp" })
+)
+
+const at = { at: IsoTimestamp }
+
+// Absent, never `undefined`: events are written as JSON, where a missing field has no value.
+const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** A JSON-RPC or REST call finished (or was refused before running). */
+export const RequestAudited = Schema.Struct({
+  kind: Schema.tag("request"),
+  ...at,
+  method: Schema.String,
+  /** The principal id only: claims may hold personal data that an audit file must not copy. */
+  principal: Schema.String,
+  outcome: Schema.Literal("ok", "error"),
+  /** The JSON-RPC error code when `outcome` is `error`. */
+  errorCode: opt(Schema.Number),
+  durationMs: Schema.NonNegative,
+  requestId: opt(Schema.Union(Schema.String, Schema.Number, Schema.Null)),
+  taskId: opt(Schema.String)
+}).annotations({ identifier: "RequestAudited" })
+
+/** Authentication or authorisation turned a request away. */
+export const AuthRefused = Schema.Struct({
+  kind: Schema.tag("auth-refused"),
+  ...at,
+  schemes: Schema.Array(Schema.String),
+  status: Schema.Literal(401, 403, 503),
+  reason: Schema.String,
+  method: opt(Schema.String)
+}).annotations({ identifier: "AuthRefused" })
+
+/** A task changed state; `from` is null when the task was created. */
+export const TaskTransition = Schema.Struct({
+  kind: Schema.tag("task-transition"),
+  ...at,
+  taskId: Schema.String,
+  from: Schema.NullOr(TaskState),
+  to: TaskState
+}).annotations({ identifier: "TaskTransition" })
+
+/** A client activated an extension for a request. */
+export const ExtensionActivated = Schema.Struct({
+  kind: Schema.tag("extension-activated"),
+  ...at,
+  uri: Schema.String,
+  method: opt(Schema.String)
+}).annotations({ identifier: "ExtensionActivated" })
+
+/** One delivery try of a push notification. */
+export const PushAttempt = Schema.Struct({
+  kind: Schema.tag("push-attempt"),
+  ...at,
+  taskId: Schema.String,
+  /** The webhook URL; callers strip credentials (user info, token query parameters) first. */
+  url: Schema.String,
+  attempt: Schema.Int.pipe(Schema.positive()),
+  outcome: Schema.Literal("delivered", "retry", "failed"),
+  httpStatus: opt(Schema.Int),
+  reason: opt(Schema.String)
+}).annotations({ identifier: "PushAttempt" })
+
+/** The end of a push delivery: delivered, or abandoned after `attempt` tries. */
+export const PushOutcome = Schema.Struct({
+  kind: Schema.tag("push-outcome"),
+  ...at,
+  taskId: Schema.String,
+  url: Schema.String,
+  attempt: Schema.Int.pipe(Schema.positive()),
+  outcome: Schema.Literal("delivered", "abandoned")
+}).annotations({ identifier: "PushOutcome" })
+
+/** Every audit event, discriminated by `kind`. */
+export const AuditEvent = Schema.Union(
+  RequestAudited,
+  AuthRefused,
+  TaskTransition,
+  ExtensionActivated,
+  PushAttempt,
+  PushOutcome
+).annotations({ identifier: "AuditEvent" })
+/** @see AuditEvent */
+export type AuditEvent = Schema.Schema.Type<typeof AuditEvent>
+
+/** The `kind` values of {@link AuditEvent}. */
+export type AuditEventKind = AuditEvent["kind"]
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+/** An audit event before it is timestamped. */
+export type AuditEventInput = DistributiveOmit<AuditEvent, "at">
+
+/**
+ * Timestamps an event with Effect's `Clock`, so tests control time with `TestClock`.
+ *
+ * @example
+ * const event = yield* auditEvent({ kind: "extension-activated", uri: "https://example.com/ext/v1" })
+ */
+export const auditEvent = (input: AuditEventInput): Effect.Effect<AuditEvent> =>
+  Effect.map(Clock.currentTimeMillis, (ms) => ({ ...input, at: new Date(ms).toISOString() }) as AuditEvent)

@@ -1,0 +1,33 @@
+import { Effect, Either } from "effect"
+import { describe, expect, it } from "vitest"
+import type { AuthRequest } from "./auth-request.ts"
+import { basicAuthenticator } from "./http-basic.ts"
+
+const req = (authorization?: string): AuthRequest => ({
+  headers: new Headers(authorization === undefined ? {} : { authorization }),
+  url: new URL("https://agent.example/a2a")
+})
+const basic = (text: string) => `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(text)))}`
+
+const auth = basicAuthenticator((user, password) =>
+  Effect.succeed(user === "zoë" && password === "p:ss" ? { id: user } : undefined)
+)
+const run = (request: AuthRequest) =>
+  Effect.runPromise(Effect.either(auth(request, { schemeName: "basic", scheme: { type: "http", scheme: "basic" } })))
+
+describe("basicAuthenticator", () => {
+  it("decodes UTF-8 credentials and splits at the first colon", async () => {
+    expect(await run(req(basic("zoë:p:ss")))).toEqual(Either.right({ id: "zoë" }))
+  })
+
+  it("distinguishes absent, malformed and wrong credentials", async () => {
+    expect(await run(req())).toEqual(Either.right(undefined))
+    expect(await run(req("Bearer abc"))).toEqual(Either.right(undefined))
+    const malformed = await run(req("Basic %%%"))
+    expect(Either.isLeft(malformed) && malformed.left.reason).toBe("invalid_request")
+    const noColon = await run(req(basic("zoë")))
+    expect(Either.isLeft(noColon) && noColon.left.reason).toBe("invalid_request")
+    const wrong = await run(req(basic("zoë:nope")))
+    expect(Either.isLeft(wrong) && wrong.left.reason).toBe("invalid_credentials")
+  })
+})
