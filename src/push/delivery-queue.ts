@@ -1,0 +1,212 @@
+/**
+ * The push delivery queue: POSTs Task snapshots to webhooks, per (task, config) strictly in order
+ * with one request in flight, retrying transient failures with backoff, and reporting every
+ * attempt and outcome to an event sink. Time flows through Effect's Clock, so `TestClock` drives
+ * the retries in tests.
+ *
+ * @module
+ */
+import { Clock, Duration, Effect, FiberSet, type Scope } from "effect"
+import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
+import { isSafeHeaderValue } from "./config-check.ts"
+import { LaneBook, type LaneItem } from "./lane-book.ts"
+import { PushEvent, type PushEventBase } from "./push-events.ts"
+import type { PushTransport } from "./push-transport.ts"
+import { backoffDelay, classifyStatus, type RetryOptions, retryPolicy } from "./retry-policy.ts"
+import { type PushSigner, tokenOnlySigner } from "./signer.ts"
+import { redactUrl, type UrlGuard, WebhookRefused } from "./url-guard.ts"
+
+/** Bounds of the queue. */
+export interface QueueLimits {
+  /** Snapshots queued per (task, config) behind the one in flight (default 16). */
+  readonly perTaskConfig?: number
+  /** Snapshots queued over all tasks (default 10 000). */
+  readonly total?: number
+  /** Requests in flight at once over all webhooks (default 16). */
+  readonly concurrency?: number
+}
+
+/** Options of {@link PushSender.make}. */
+export interface PushSenderOptions {
+  readonly transport: PushTransport
+  /** Checked again before every attempt, so a DNS change after the config was set cannot slip through. */
+  readonly guard: UrlGuard
+  /** Authentication headers (default: the config's token only, no JWT). */
+  readonly signer?: PushSigner
+  readonly retry?: RetryOptions
+  readonly limits?: QueueLimits
+  /** Bound on one request (default 10 000 ms). */
+  readonly timeoutMs?: number
+  /** The audit seam: receives every {@link PushEvent}. Its failures are ignored. */
+  readonly onEvent?: (event: PushEvent) => Effect.Effect<void>
+}
+
+/** A running delivery queue. */
+export interface PushSender {
+  /** Queues the snapshot for each config; returns at once. Ignored after shutdown. */
+  readonly enqueue: (task: Task, configs: ReadonlyArray<PushNotificationConfig>) => Effect.Effect<void>
+  /** {@link PushSender.enqueue} as a plain call, for synchronous listeners such as `TaskRuntime.onTaskChange`. */
+  readonly offer: (task: Task, configs: ReadonlyArray<PushNotificationConfig>) => void
+  /** Completes when nothing is queued or in flight. */
+  readonly idle: Effect.Effect<void>
+  /** Stops taking work, waits up to `drain` (default 0) for the queue to empty, then interrupts the rest. */
+  readonly shutdown: (drain?: Duration.DurationInput) => Effect.Effect<void>
+}
+
+type Outcome =
+  | { readonly _tag: "delivered"; readonly status: number }
+  | { readonly _tag: "retry"; readonly status?: number; readonly error?: string }
+  | { readonly _tag: "reject"; readonly status: number }
+  | { readonly _tag: "refused"; readonly refusal: WebhookRefused; readonly status?: number }
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const policy = yield* Effect.sync(() => retryPolicy(options.retry))
+    const limits = options.limits ?? {}
+    const book = new LaneBook({ perLane: Math.max(1, limits.perTaskConfig ?? 16), total: Math.max(1, limits.total ?? 10_000) })
+    const permits = yield* Effect.makeSemaphore(Math.max(1, limits.concurrency ?? 16))
+    const fibers = yield* FiberSet.make<void, never>()
+    const run = yield* FiberSet.runtime(fibers)<never>()
+    const idleLatch = yield* Effect.makeLatch(true)
+    const signer = options.signer ?? tokenOnlySigner
+    const timeoutMs = options.timeoutMs ?? 10_000
+    const sink = options.onEvent ?? (() => Effect.void)
+    const emit = (event: PushEvent) => Effect.catchAllCause(Effect.suspend(() => sink(event)), () => Effect.void)
+    let closed = false
+
+    const base = (item: LaneItem): PushEventBase => ({
+      taskId: item.taskId,
+      configId: item.config.id ?? redactUrl(item.config.url),
+      url: redactUrl(item.config.url),
+      state: item.task.status.state
+    })
+
+    const attemptOnce = (item: LaneItem, body: string): Effect.Effect<Outcome> =>
+      Effect.gen(function*() {
+        const target = yield* options.guard.check(item.config.url)
+        const auth = yield* signer.headers({ taskId: item.taskId, config: item.config })
+        const headers: Record<string, string> = { "content-type": "application/json", ...auth }
+        if (!Object.values(headers).every(isSafeHeaderValue)) {
+          return yield* new WebhookRefused({ reason: "header-value", message: "a header value carries CR, LF or controls", url: redactUrl(item.config.url) })
+        }
+        const response = yield* Effect.tryPromise({
+          try: (signal) => options.transport({ url: item.config.url, address: target.address, headers, body, timeoutMs, signal }),
+          catch: describe
+        }).pipe(
+          // The transport bounds itself; this guards against one that does not.
+          Effect.timeoutFail({ duration: Duration.millis(timeoutMs + 1000), onTimeout: () => "timed out" })
+        )
+        const status = response.status
+        switch (classifyStatus(status)) {
+          case "delivered":
+            return { _tag: "delivered", status } as const
+          case "retry":
+            return { _tag: "retry", status } as const
+          case "reject":
+            return { _tag: "reject", status } as const
+          case "redirect":
+            return {
+              _tag: "refused",
+              status,
+              refusal: new WebhookRefused({ reason: "redirect", message: `the webhook answered ${status}; redirects are not followed`, url: redactUrl(item.config.url) })
+            } as const
+        }
+      }).pipe(
+        Effect.catchAll((e): Effect.Effect<Outcome> =>
+          Effect.succeed(
+            e instanceof WebhookRefused
+              ? (e.transient ? { _tag: "retry", error: e.message } : { _tag: "refused", refusal: e })
+              : { _tag: "retry", error: e }
+          )
+        ),
+        Effect.catchAllDefect((d) => Effect.succeed<Outcome>({ _tag: "retry", error: describe(d) }))
+      )
+
+    const deliver = (item: LaneItem) =>
+      Effect.gen(function*() {
+        const fields = base(item)
+        const body = JSON.stringify(item.task)
+        for (let attempt = 1;; attempt++) {
+          const started = yield* Clock.currentTimeMillis
+          yield* emit(PushEvent.PushAttempt({ ...fields, attempt }))
+          const outcome = yield* permits.withPermits(1)(attemptOnce(item, body))
+          const durationMs = (yield* Clock.currentTimeMillis) - started
+          const status = "status" in outcome && outcome.status !== undefined ? { status: outcome.status } : {}
+          switch (outcome._tag) {
+            case "delivered":
+              return yield* emit(PushEvent.PushDelivered({ ...fields, attempt, status: outcome.status, durationMs }))
+            case "refused":
+              return yield* emit(PushEvent.PushRefused({ ...fields, attempt, reason: outcome.refusal.reason, error: outcome.refusal.message, ...status, durationMs }))
+            case "reject":
+              return yield* emit(PushEvent.PushGaveUp({ ...fields, attempt, reason: "rejected", ...status, durationMs }))
+            case "retry": {
+              const error = outcome.error === undefined ? {} : { error: outcome.error }
+              if (attempt >= policy.maxAttempts) {
+                return yield* emit(PushEvent.PushGaveUp({ ...fields, attempt, reason: "attempts", ...status, ...error, durationMs }))
+              }
+              const delayMs = yield* backoffDelay(policy, attempt)
+              yield* emit(PushEvent.PushRetrying({ ...fields, attempt, ...status, ...error, durationMs, delayMs }))
+              yield* Effect.sleep(Duration.millis(delayMs))
+            }
+          }
+        }
+      })
+
+    const runLane = (key: string): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        while (true) {
+          const item = yield* Effect.sync(() => {
+            const next = book.take(key)
+            if (next === undefined && book.size === 0) idleLatch.unsafeOpen()
+            return next
+          })
+          if (item === undefined) return
+          yield* deliver(item)
+        }
+      })
+
+    // Synchronous, so a runtime's synchronous change listener can call it and order is kept.
+    const offer = (task: Task, configs: ReadonlyArray<PushNotificationConfig>) => {
+      const events: Array<PushEvent> = []
+      for (const config of configs) {
+        if (closed) break
+        const result = book.offer(task.id, config, task)
+        if (result.start) {
+          idleLatch.unsafeClose()
+          run(runLane(result.key))
+        }
+        for (const item of result.superseded) events.push(PushEvent.PushCoalesced(base(item)))
+        if (result.dropped) {
+          const fields = base({ key: result.key, taskId: task.id, config, task })
+          events.push(PushEvent.PushGaveUp({ ...fields, attempt: 0, reason: "queue-full", durationMs: 0 }))
+        }
+      }
+      if (events.length > 0) run(Effect.forEach(events, emit, { discard: true }))
+    }
+
+    const shutdown = (drain: Duration.DurationInput = 0) =>
+      Effect.gen(function*() {
+        closed = true
+        yield* Effect.timeout(idleLatch.await, drain).pipe(Effect.ignore)
+        yield* FiberSet.clear(fibers)
+        idleLatch.unsafeOpen()
+      })
+
+    return {
+      offer,
+      enqueue: (task, configs) => Effect.sync(() => offer(task, configs)),
+      idle: idleLatch.await,
+      shutdown
+    }
+  })
+
+/**
+ * The push delivery queue.
+ *
+ * @example
+ * const sender = yield* PushSender.make({ transport: fetchTransport(), guard, signer, onEvent })
+ * yield* sender.enqueue(task, configs) // on every task state change
+ */
+export const PushSender = { make }

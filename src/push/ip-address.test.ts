@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest"
+import { classifyAddress } from "./blocked-ranges.ts"
+import { cidrContains, embeddedIpv4, formatIp, parseCidr, parseIp } from "./ip-address.ts"
+
+describe("IP parsing", () => {
+  it("parses dotted quads strictly", () => {
+    expect(formatIp(parseIp("192.0.2.1")!)).toBe("192.0.2.1")
+    for (const bad of ["256.0.0.1", "1.2.3", "01.2.3.4", "1.2.3.4.5", "example.com", ""]) {
+      expect(parseIp(bad)).toBeUndefined()
+    }
+  })
+
+  it("parses IPv6 forms, with brackets and embedded IPv4", () => {
+    expect(formatIp(parseIp("[::1]")!)).toBe("0:0:0:0:0:0:0:1")
+    expect(formatIp(parseIp("2001:db8::8a2e:370:7334")!)).toBe("2001:db8:0:0:0:8a2e:370:7334")
+    expect(formatIp(embeddedIpv4(parseIp("::ffff:10.1.2.3")!)!)).toBe("10.1.2.3")
+    expect(formatIp(embeddedIpv4(parseIp("::ffff:a01:203")!)!)).toBe("10.1.2.3")
+    expect(formatIp(embeddedIpv4(parseIp("2002:c0a8:101::1")!)!)).toBe("192.168.1.1")
+    for (const bad of ["1::2::3", ":::", "fe80::1%eth0", "1:2:3:4:5:6:7:8:9", "12345::", "1:2:3:4:5:6:7::8"]) {
+      expect(parseIp(bad)).toBeUndefined()
+    }
+  })
+
+  it("matches CIDRs at any prefix length", () => {
+    const cgnat = parseCidr("100.64.0.0/10")!
+    expect(cidrContains(cgnat, parseIp("100.127.255.255")!)).toBe(true)
+    expect(cidrContains(cgnat, parseIp("100.128.0.0")!)).toBe(false)
+    expect(cidrContains(parseCidr("fc00::/7")!, parseIp("fdff::1")!)).toBe(true)
+    expect(parseCidr("10.0.0.0/33")).toBeUndefined()
+  })
+
+  it("classifies public addresses as allowed and IPv6 wrappers by their IPv4 address", () => {
+    expect(classifyAddress(parseIp("93.184.215.14")!)).toBeUndefined()
+    expect(classifyAddress(parseIp("2606:4700::6810:84e5")!)).toBeUndefined()
+    expect(classifyAddress(parseIp("::ffff:8.8.8.8")!)).toBeUndefined()
+    expect(classifyAddress(parseIp("::127.0.0.1")!)).toBe("loopback")
+    expect(classifyAddress(parseIp("2002:7f00:1::")!)).toBe("loopback")
+    expect(classifyAddress(parseIp("ff02::1")!)).toBe("multicast")
+    expect(classifyAddress(parseIp("255.255.255.255")!)).toBe("reserved")
+  })
+})

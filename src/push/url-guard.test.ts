@@ -1,0 +1,97 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { checkPushConfig } from "./config-check.ts"
+import { type DnsResolver, makeUrlGuard } from "./url-guard.ts"
+
+const dns: Record<string, ReadonlyArray<string>> = {
+  "hooks.example.com": ["93.184.215.14"],
+  "inside.example.com": ["10.1.2.3"],
+  "mixed.example.com": ["93.184.215.14", "192.168.1.10"],
+  "v6.example.com": ["2606:4700::6810:84e5"],
+  "dev.local.test": ["127.0.0.1"]
+}
+const resolve: DnsResolver = async (host) => {
+  const found = dns[host]
+  if (found === undefined) throw new Error(`NXDOMAIN ${host}`)
+  return found
+}
+const guard = makeUrlGuard({ resolve })
+
+const refusal = (url: string, g = guard) => Effect.flip(g.check(url))
+
+describe("webhook URL guard", () => {
+  it.effect("accepts a public https host and returns the address it checked", () =>
+    Effect.gen(function*() {
+      const target = yield* guard.check("https://hooks.example.com/a2a?x=1")
+      expect(target).toMatchObject({ host: "hooks.example.com", address: "93.184.215.14", family: 4 })
+      const v6 = yield* guard.check("https://v6.example.com/")
+      expect(v6.family).toBe(6)
+    }))
+
+  const refused: ReadonlyArray<readonly [string, string, string]> = [
+    ["loopback", "http://127.0.0.1:8080/hook", "loopback"],
+    ["loopback (IPv6)", "http://[::1]/hook", "loopback"],
+    ["loopback (127/8, non-canonical spelling)", "http://0x7f.0.0.2/hook", "loopback"],
+    ["private 10/8", "http://10.0.0.8/hook", "private"],
+    ["private 172.16/12", "http://172.31.255.1/hook", "private"],
+    ["private 192.168/16", "http://192.168.0.1/hook", "private"],
+    ["link-local", "http://169.254.10.20/hook", "link-local"],
+    ["link-local (IPv6)", "http://[fe80::1]/hook", "link-local"],
+    ["CGNAT", "http://100.64.0.1/hook", "cgnat"],
+    ["unique-local", "http://[fd12:3456::1]/hook", "unique-local"],
+    ["unspecified", "http://0.0.0.0/hook", "unspecified"],
+    ["unspecified (IPv6)", "http://[::]/hook", "unspecified"],
+    ["multicast", "http://224.0.0.251/hook", "multicast"],
+    ["metadata IP", "http://169.254.169.254/latest/meta-data/", "metadata"],
+    ["metadata IP (IPv6)", "http://[fd00:ec2::254]/", "metadata"],
+    ["metadata host name", "http://metadata.google.internal/computeMetadata/v1/", "metadata"],
+    ["metadata host name (trailing dot, upper case)", "http://METADATA.google.internal./", "metadata"],
+    ["IPv4-mapped IPv6 loopback", "http://[::ffff:127.0.0.1]/hook", "loopback"],
+    ["IPv4-mapped IPv6 private", "http://[::ffff:a00:1]/hook", "private"],
+    ["IPv4-mapped IPv6 metadata", "http://[::ffff:169.254.169.254]/", "metadata"],
+    ["NAT64 private", "http://[64:ff9b::10.0.0.1]/", "private"],
+    ["non-http scheme", "ftp://hooks.example.com/", "scheme"],
+    ["file scheme", "file:///etc/passwd", "scheme"],
+    ["user info", "https://user:pass@hooks.example.com/", "credentials"],
+    ["host name resolving to a private address", "https://inside.example.com/hook", "private"],
+    ["host name with one private address among public ones", "https://mixed.example.com/hook", "private"],
+    ["host name that does not resolve", "https://nowhere.example.com/hook", "unresolvable"],
+    ["not a URL", "hooks.example.com/hook", "invalid-url"]
+  ]
+  for (const [name, url, reason] of refused) {
+    it.effect(`refuses ${name}`, () =>
+      Effect.gen(function*() {
+        const e = yield* refusal(url)
+        expect(e.reason).toBe(reason)
+        expect(e.url).not.toContain("user:pass")
+      }))
+  }
+
+  it.effect("an allowlisted CIDR or host name opts in, and nothing else", () =>
+    Effect.gen(function*() {
+      const dev = makeUrlGuard({ resolve, allow: ["127.0.0.0/8", "dev.local.test", "metadata.google.internal"] })
+      expect((yield* dev.check("http://127.0.0.1:9/hook")).address).toBe("127.0.0.1")
+      expect((yield* dev.check("http://[::ffff:127.0.0.1]/hook")).address).toBe("0:0:0:0:0:ffff:7f00:1")
+      expect((yield* dev.check("http://dev.local.test:9/")).address).toBe("127.0.0.1")
+      yield* dev.check("http://metadata.google.internal/").pipe(Effect.flip, Effect.map((e) => expect(e.reason).toBe("unresolvable")))
+      expect((yield* refusal("http://10.0.0.1/", dev)).reason).toBe("private")
+      expect((yield* refusal("http://169.254.169.254/", dev)).reason).toBe("metadata")
+    }))
+
+  it.effect("refuses CR/LF (and other controls) in the token before anything is sent", () =>
+    Effect.gen(function*() {
+      const base = { url: "https://hooks.example.com/a2a" }
+      for (const token of ["a\r\nX-Injected: 1", "a\nb", "a\rb", "nul\u0000", "é-token", " padded "]) {
+        const e = yield* Effect.flip(checkPushConfig({ ...base, token }, guard))
+        expect(e.reason).toBe("header-value")
+      }
+      const credentials = yield* Effect.flip(
+        checkPushConfig({ ...base, authentication: { schemes: ["Basic"], credentials: "x\r\ny" } }, guard)
+      )
+      expect(credentials.reason).toBe("header-value")
+      const scheme = yield* Effect.flip(checkPushConfig({ ...base, authentication: { schemes: ["Bearer x"] } }, guard))
+      expect(scheme.reason).toBe("header-value")
+      const ok = yield* checkPushConfig({ ...base, token: "tok-123_abc.DEF~" }, guard)
+      expect(ok.address).toBe("93.184.215.14")
+    }))
+})
