@@ -1,0 +1,141 @@
+/**
+ * Command-line parsing of the `a2a` command: a small hand-written parser, since the grammar is five
+ * commands and a handful of flags.
+ *
+ * @module
+ */
+
+/** The commands of `a2a`. */
+export const COMMANDS = ["card", "send", "stream", "get", "cancel"] as const
+/** One command name. */
+export type Command = (typeof COMMANDS)[number]
+
+/** A parsed command line. */
+export interface ParsedArgs {
+  readonly command: Command
+  readonly url: string
+  /** The text of `send` / `stream`, or the task id of `get` / `cancel`. */
+  readonly argument: string | undefined
+  readonly json: boolean
+  readonly taskId: string | undefined
+  readonly contextId: string | undefined
+  readonly historyLength: number | undefined
+  readonly token: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+  readonly extensions: ReadonlyArray<string>
+  readonly timeoutMs: number | undefined
+}
+
+/** The outcome of parsing: a command to run, a request for help, or a usage error. */
+export type ParseResult =
+  | { readonly _tag: "Run"; readonly args: ParsedArgs }
+  | { readonly _tag: "Help" }
+  | { readonly _tag: "Usage"; readonly message: string }
+
+/** The help text, exit codes included. */
+export const USAGE = `Usage: a2a <command> <url> [argument] [options]
+
+Talks to an A2A 0.3.0 agent over JSON-RPC. <url> is the agent's base URL (its card is
+found at /.well-known/agent-card.json, or the legacy /.well-known/agent.json) or the URL
+of the card itself (ending in .json).
+
+Commands:
+  card   <url>              show the agent card
+  send   <url> <text>       send a text message and print the answer
+  stream <url> <text>       send a text message and print each streamed event
+  get    <url> <taskId>     show a task
+  cancel <url> <taskId>     cancel a task
+
+Options:
+  --json                    machine output: one JSON document (stream: one per line)
+  --task <id>               continue this task (send, stream)
+  --context <id>            send within this context (send, stream)
+  --history <n>             number of history messages to return (get)
+  --token <token>           send "Authorization: Bearer <token>"
+  --header "Name: value"    send an extra header (repeatable)
+  --extension <uri>         activate an extension via X-A2A-Extensions (repeatable)
+  --timeout <ms>            request timeout in milliseconds (default 30000)
+  -h, --help                show this help
+
+Exit codes:
+  0  success
+  1  the agent answered with an A2A error (e.g. task not found)
+  2  usage error
+  3  transport error: agent unreachable, timeout, HTTP error status
+  4  the answer is not valid A2A (not JSON, wrong shape, no agent card)
+`
+
+const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--history", "--token", "--header", "--extension", "--timeout"])
+
+const isCommand = (s: string | undefined): s is Command => (COMMANDS as ReadonlyArray<string>).includes(s ?? "")
+
+const usage = (message: string): ParseResult => ({ _tag: "Usage", message })
+
+const positiveInt = (flag: string, raw: string, allowZero: boolean): number | string => {
+  const n = Number(raw)
+  return Number.isInteger(n) && (allowZero ? n >= 0 : n > 0) ? n : `${flag} expects ${allowZero ? "a non-negative" : "a positive"} integer, got "${raw}"`
+}
+
+/** Parses `argv` (without the node and script paths). */
+export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
+  const positional: Array<string> = []
+  const values = new Map<string, Array<string>>()
+  let json = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === "-h" || arg === "--help") return { _tag: "Help" }
+    if (arg === "--json") {
+      json = true
+      continue
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1
+    const flag = eq > 0 ? arg.slice(0, eq) : arg
+    if (FLAGS_WITH_VALUE.has(flag)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+      if (value === undefined) return usage(`${flag} needs a value`)
+      values.set(flag, [...(values.get(flag) ?? []), value])
+      continue
+    }
+    if (arg.startsWith("-") && arg !== "-") return usage(`unknown option ${arg}`)
+    positional.push(arg)
+  }
+  const [command, url, argument, ...rest] = positional
+  if (command === undefined) return usage("missing command")
+  if (!isCommand(command)) return usage(`unknown command "${command}"`)
+  if (url === undefined) return usage(`${command} needs the agent's URL`)
+  if (!/^https?:\/\//i.test(url)) return usage(`"${url}" is not an http(s) URL`)
+  if (command === "card" && argument !== undefined) return usage("card takes only the URL")
+  if (command !== "card" && argument === undefined) {
+    return usage(`${command} needs ${command === "send" || command === "stream" ? "the message text" : "the task id"}`)
+  }
+  if (rest.length > 0) return usage(`unexpected argument "${rest[0]}" (quote text with spaces)`)
+  const headers: Record<string, string> = {}
+  for (const header of values.get("--header") ?? []) {
+    const colon = header.indexOf(":")
+    if (colon <= 0) return usage(`--header expects "Name: value", got "${header}"`)
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim()
+  }
+  const last = (flag: string) => values.get(flag)?.at(-1)
+  const history = last("--history")
+  const historyLength = history === undefined ? undefined : positiveInt("--history", history, true)
+  if (typeof historyLength === "string") return usage(historyLength)
+  const timeout = last("--timeout")
+  const timeoutMs = timeout === undefined ? undefined : positiveInt("--timeout", timeout, false)
+  if (typeof timeoutMs === "string") return usage(timeoutMs)
+  return {
+    _tag: "Run",
+    args: {
+      command,
+      url,
+      argument,
+      json,
+      taskId: last("--task"),
+      contextId: last("--context"),
+      historyLength,
+      token: last("--token"),
+      headers,
+      extensions: values.get("--extension") ?? [],
+      timeoutMs
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Human-readable rendering of A2A objects for the `a2a` command.
+ *
+ * @module
+ */
+import type { AgentCard } from "../../schemas/agent-card.ts"
+import type { StreamResult } from "../../schemas/events.ts"
+import type { Message } from "../../schemas/message.ts"
+import type { Part } from "../../schemas/parts.ts"
+import type { Task } from "../../schemas/task.ts"
+
+/** One part as a line of text: text as is, data as JSON, files by name or URI. */
+export const formatPart = (part: Part): string => {
+  switch (part.kind) {
+    case "text":
+      return part.text
+    case "data":
+      return JSON.stringify(part.data)
+    case "file": {
+      const file = part.file as { readonly name?: string; readonly uri?: string; readonly mimeType?: string }
+      return `[file ${file.name ?? file.uri ?? "(inline)"}${file.mimeType === undefined ? "" : ` ${file.mimeType}`}]`
+    }
+  }
+}
+
+const partsText = (parts: ReadonlyArray<Part>): string => parts.map(formatPart).join("\n")
+
+/** A message as `role: text`. */
+export const formatMessage = (message: Message): string => `${message.role}: ${partsText(message.parts)}`
+
+/** A card as a short description. */
+export const formatCard = (card: AgentCard, endpoint: string): string => {
+  const capabilities = Object.entries(card.capabilities)
+    .filter(([, on]) => on === true)
+    .map(([name]) => name)
+  const lines = [
+    `${card.name} ${card.version} (A2A ${card.protocolVersion})`,
+    card.description,
+    `Endpoint: ${endpoint} (JSONRPC)`,
+    `Capabilities: ${capabilities.length === 0 ? "none" : capabilities.join(", ")}`,
+    `Input: ${card.defaultInputModes.join(", ")}  Output: ${card.defaultOutputModes.join(", ")}`,
+    "Skills:",
+    ...(card.skills.length === 0 ? ["  (none)"] : card.skills.map((s) => `  - ${s.id}: ${s.name} - ${s.description}`))
+  ]
+  return lines.join("\n")
+}
+
+/** A task: id and state, the status message, the artifacts. */
+export const formatTask = (task: Task): string => {
+  const lines = [`Task ${task.id} (context ${task.contextId}): ${task.status.state}`]
+  if (task.status.message !== undefined) lines.push(`  ${formatMessage(task.status.message)}`)
+  for (const artifact of task.artifacts ?? []) {
+    lines.push(`  artifact ${artifact.name ?? artifact.artifactId}: ${partsText(artifact.parts)}`)
+  }
+  if (task.history !== undefined && task.history.length > 0) {
+    lines.push("  history:")
+    for (const m of task.history) lines.push(`    ${formatMessage(m)}`)
+  }
+  return lines.join("\n")
+}
+
+/** The result of `message/send`. */
+export const formatSendResult = (result: Task | Message): string =>
+  result.kind === "task" ? formatTask(result) : formatMessage(result)
+
+/** One stream event as one line (or a few, for a Task). */
+export const formatEvent = (event: StreamResult): string => {
+  switch (event.kind) {
+    case "task":
+      return `[task] ${formatTask(event)}`
+    case "message":
+      return `[message] ${formatMessage(event)}`
+    case "status-update": {
+      const text = event.status.message === undefined ? "" : ` - ${formatMessage(event.status.message)}`
+      return `[status] ${event.status.state}${event.final ? " (final)" : ""}${text}`
+    }
+    case "artifact-update": {
+      const flags = [event.append === true ? "append" : "", event.lastChunk === true ? "last" : ""].filter((f) => f !== "")
+      const suffix = flags.length === 0 ? "" : ` (${flags.join(", ")})`
+      return `[artifact] ${event.artifact.name ?? event.artifact.artifactId}${suffix}: ${partsText(event.artifact.parts)}`
+    }
+  }
+}

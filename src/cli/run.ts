@@ -1,0 +1,136 @@
+/**
+ * The `a2a` command as a function: `run(argv, io)` resolves to the exit code, so tests drive it with
+ * their own output sinks and fetch, and the entry file stays a few lines.
+ *
+ * @module
+ */
+import { Cause, Effect, Exit, Stream } from "effect"
+import { isProtocolError, type ProtocolError } from "../../schemas/error-catalogue.ts"
+import { A2AClient, type A2AClientOptions, userText } from "../client/client.ts"
+import { isLocalInvalidAnswer } from "../client/errors.ts"
+import type { A2AClientTransportError } from "../client/errors.ts"
+import { authHeader, extensionsHeader } from "../client/interceptors.ts"
+import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
+import { formatCard, formatEvent, formatSendResult, formatTask } from "./format.ts"
+
+/** Where the command writes, and the fetch it uses. */
+export interface CliIo {
+  readonly stdout: { readonly write: (text: string) => unknown }
+  readonly stderr: { readonly write: (text: string) => unknown }
+  /** Defaults to the global fetch. */
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** The documented exit codes. */
+export const ExitCode = {
+  Ok: 0,
+  AgentError: 1,
+  Usage: 2,
+  Transport: 3,
+  InvalidAnswer: 4
+} as const
+
+const clientOptions = (args: ParsedArgs, io: CliIo): A2AClientOptions => ({
+  headers: args.headers,
+  interceptors: [
+    ...(args.token === undefined ? [] : [authHeader({ token: args.token })]),
+    ...(args.extensions.length === 0 ? [] : [extensionsHeader(args.extensions)])
+  ],
+  ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs })
+})
+
+const json = (value: unknown, pretty: boolean) => `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`
+
+/** Runs the command for `args`, writing results as they come. */
+const command = (args: ParsedArgs, io: CliIo) =>
+  Effect.gen(function*() {
+    const client = yield* A2AClient.make({ url: args.url }, clientOptions(args, io))
+    const out = (readable: string, machine: unknown) =>
+      Effect.sync(() => io.stdout.write(args.json ? json(machine, true) : `${readable}\n`))
+    const text = args.argument ?? ""
+    const message = () =>
+      userText(text, {
+        ...(args.taskId === undefined ? {} : { taskId: args.taskId }),
+        ...(args.contextId === undefined ? {} : { contextId: args.contextId })
+      })
+    switch (args.command) {
+      case "card":
+        return yield* out(formatCard(client.card!, client.endpoint), client.card)
+      case "send": {
+        const result = yield* client.sendMessage(message())
+        return yield* out(formatSendResult(result), result)
+      }
+      case "stream":
+        return yield* client.streamMessage(message()).pipe(
+          Stream.runForEach((event) =>
+            Effect.sync(() => io.stdout.write(args.json ? json(event, false) : `${formatEvent(event)}\n`))
+          )
+        )
+      case "get": {
+        const task = yield* client.getTask({
+          id: text,
+          ...(args.historyLength === undefined ? {} : { historyLength: args.historyLength })
+        })
+        return yield* out(formatTask(task), task)
+      }
+      case "cancel": {
+        const task = yield* client.cancelTask({ id: text })
+        return yield* out(formatTask(task), task)
+      }
+    }
+  })
+
+type Failure = ProtocolError | A2AClientTransportError
+
+const describeFailure = (error: Failure, url: string): { readonly code: number; readonly text: string } => {
+  if (error._tag === "A2AClientTransportError") {
+    const hint = error.reason === "Unreachable" ? " Is the agent running at that address?" : ""
+    return { code: ExitCode.Transport, text: `${error.message}.${hint}` }
+  }
+  if (isLocalInvalidAnswer(error)) {
+    return { code: ExitCode.InvalidAnswer, text: `${url} did not answer as an A2A agent: ${error.message}` }
+  }
+  return { code: ExitCode.AgentError, text: `the agent answered with error ${error.code} (${error._tag}): ${error.message}` }
+}
+
+const errorJson = (error: Failure) => ({
+  error: {
+    type: error._tag,
+    message: error.message,
+    ...(error._tag === "A2AClientTransportError"
+      ? { reason: error.reason, ...(error.status === undefined ? {} : { status: error.status }) }
+      : { code: error.code, ...(error.data === undefined ? {} : { data: error.data }) })
+  }
+})
+
+/**
+ * Runs `a2a` with `argv` (the arguments after the script name) and resolves to the exit code.
+ *
+ * @example
+ * ```ts
+ * const code = await run(["send", "http://127.0.0.1:8080", "hello", "--json"], { stdout, stderr })
+ * ```
+ */
+export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  const parsed = parseArgs(argv)
+  if (parsed._tag === "Help") {
+    io.stdout.write(USAGE)
+    return ExitCode.Ok
+  }
+  if (parsed._tag === "Usage") {
+    io.stderr.write(argv.length === 0 ? USAGE : `a2a: ${parsed.message}\nRun "a2a --help" for usage.\n`)
+    return ExitCode.Usage
+  }
+  const args = parsed.args
+  const exit = await Effect.runPromiseExit(command(args, io))
+  if (Exit.isSuccess(exit)) return ExitCode.Ok
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "Some" && (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError")) {
+    const { code, text } = describeFailure(failure.value, args.url)
+    io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${text}\n`)
+    return code
+  }
+  io.stderr.write(`a2a: unexpected failure: ${Cause.pretty(exit.cause)}\n`)
+  return ExitCode.AgentError
+}

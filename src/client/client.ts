@@ -1,0 +1,255 @@
+/**
+ * `A2AClient`: the Effect API of the client. Every JSON-RPC method of the method table is reachable through
+ * the generic `call` / `stream` and through a named method generated from one name table, so no method is
+ * spelled twice.
+ *
+ * @module
+ */
+import { Effect, Schedule, type Stream } from "effect"
+import type { AgentCard } from "../../schemas/agent-card.ts"
+import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
+import type { StreamResult } from "../../schemas/events.ts"
+import type { Message } from "../../schemas/message.ts"
+import { type MethodName, type MethodParams, type MethodResult, methods } from "../../schemas/methods.ts"
+import type { MessageSendParams } from "../../schemas/params.ts"
+import { discoverCard, jsonRpcEndpoint } from "./discovery.ts"
+import type { A2AClientError, A2AClientTransportError } from "./errors.ts"
+import type { ClientInterceptor } from "./interceptors.ts"
+import { type RpcConfig, rpcCall, rpcStream } from "./json-rpc-transport.ts"
+import { isResumable, type ResumePolicy, withResume } from "./resume.ts"
+
+/** Methods answered with one JSON-RPC response. */
+export type UnaryMethod = { [M in MethodName]: (typeof methods)[M]["streaming"] extends true ? never : M }[MethodName]
+/** Methods answered with an SSE stream. */
+export type StreamingMethod = Exclude<MethodName, UnaryMethod>
+
+/** Per-call settings. */
+export interface CallOptions {
+  /** Extra headers for this call only. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** Overrides the client's `timeoutMs` for this call. */
+  readonly timeoutMs?: number
+}
+
+/** The arguments of a call: params may be left out when the method takes none. */
+export type CallArgs<M extends MethodName> = undefined extends MethodParams<M>
+  ? [params?: MethodParams<M>, options?: CallOptions]
+  : [params: MethodParams<M>, options?: CallOptions]
+
+/** The named shortcut of each method. Adding a method to the table without a name here fails to compile. */
+export const methodNames = {
+  sendMessage: "message/send",
+  streamMessage: "message/stream",
+  getTask: "tasks/get",
+  cancelTask: "tasks/cancel",
+  resubscribe: "tasks/resubscribe",
+  setPushConfig: "tasks/pushNotificationConfig/set",
+  getPushConfig: "tasks/pushNotificationConfig/get",
+  listPushConfigs: "tasks/pushNotificationConfig/list",
+  deletePushConfig: "tasks/pushNotificationConfig/delete",
+  getAuthenticatedExtendedCard: "agent/getAuthenticatedExtendedCard"
+} as const satisfies Record<string, MethodName>
+
+type Unnamed = Exclude<MethodName, (typeof methodNames)[keyof typeof methodNames]>
+const everyMethodNamed: [Unnamed] extends [never] ? true : Unnamed = true
+void everyMethodNamed
+
+/** The named methods, typed from the method table. */
+export type A2AClientMethods = {
+  readonly [K in keyof typeof methodNames]: (typeof methodNames)[K] extends StreamingMethod
+    ? (...args: CallArgs<(typeof methodNames)[K]>) => Stream.Stream<StreamResult, A2AClientError>
+    : (...args: CallArgs<(typeof methodNames)[K]>) => Effect.Effect<MethodResult<(typeof methodNames)[K]>, A2AClientError>
+}
+
+/**
+ * A client bound to one agent.
+ *
+ * @example
+ * ```ts
+ * const program = Effect.gen(function*() {
+ *   const client = yield* A2AClient.make({ url: "http://127.0.0.1:8080" })
+ *   const task = yield* client.sendMessage(userText("hello"))
+ *   yield* client.streamMessage(userText("count")).pipe(Stream.runForEach(Console.log))
+ *   return yield* client.call("tasks/get", { id: "t-1" })
+ * })
+ * ```
+ */
+export interface A2AClient extends A2AClientMethods {
+  /** The agent card, when the client was made from a URL or a card. */
+  readonly card: AgentCard | undefined
+  /** The JSON-RPC URL calls go to. */
+  readonly endpoint: string
+  /** Calls a unary method of the method table. */
+  readonly call: <M extends UnaryMethod>(method: M, ...args: CallArgs<M>) => Effect.Effect<MethodResult<M>, A2AClientError>
+  /** Opens a streaming method of the method table, resuming it if the connection drops. */
+  readonly stream: <M extends StreamingMethod>(method: M, ...args: CallArgs<M>) => Stream.Stream<MethodResult<M>, A2AClientError>
+}
+
+/** Where the agent is: a base or card URL (discovery), a card, or a bare JSON-RPC endpoint (no card). */
+export type A2AClientInit = { readonly url: string } | { readonly card: AgentCard } | { readonly endpoint: string }
+
+/** Client settings; every field has a default. */
+export interface A2AClientOptions {
+  /** Defaults to the global `fetch`. */
+  readonly fetch?: typeof globalThis.fetch
+  /** Request hooks, e.g. `authHeader(...)`, `extensionsHeader(...)`. */
+  readonly interceptors?: ReadonlyArray<ClientInterceptor>
+  /** Headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** Use this JSON-RPC URL instead of the one in the card. */
+  readonly endpoint?: string
+  /** Deadline of a unary call, a card fetch and a stream's response headers. Default 30 s. */
+  readonly timeoutMs?: number
+  /** Longest silence inside a response body or stream. Default 120 s. */
+  readonly idleTimeoutMs?: number
+  /** Largest stream event. Default 8 MiB. */
+  readonly maxEventBytes?: number
+  /** Largest unary response or card. Default 16 MiB. */
+  readonly maxResponseBytes?: number
+  /** Retries of idempotent calls (card, `tasks/get`, push-config get/list) on connection failures. Default 2. */
+  readonly retries?: number
+  /** First retry delay, doubled each time. Default 100 ms. */
+  readonly retryDelayMs?: number
+  /** Resumption of dropped streams; `false` disables it. Default 3 attempts, 100 ms first delay. */
+  readonly resume?: Partial<ResumePolicy> | false
+}
+
+const IDEMPOTENT: ReadonlySet<string> = new Set<MethodName>([
+  "tasks/get",
+  "tasks/pushNotificationConfig/get",
+  "tasks/pushNotificationConfig/list",
+  "agent/getAuthenticatedExtendedCard"
+])
+
+const defaultFetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init)
+
+/** The resolved settings of a client. */
+interface Resolved extends RpcConfig {
+  readonly retries: number
+  readonly retryDelayMs: number
+  readonly resume: ResumePolicy
+}
+
+const resolve = (options: A2AClientOptions): Resolved => ({
+  fetch: options.fetch ?? defaultFetch,
+  interceptors: options.interceptors ?? [],
+  headers: options.headers ?? {},
+  timeoutMs: options.timeoutMs ?? 30_000,
+  idleTimeoutMs: options.idleTimeoutMs ?? 120_000,
+  maxEventBytes: options.maxEventBytes ?? 8 * 1024 * 1024,
+  maxResponseBytes: options.maxResponseBytes ?? 16 * 1024 * 1024,
+  retries: options.retries ?? 2,
+  retryDelayMs: options.retryDelayMs ?? 100,
+  resume: options.resume === false
+    ? { maxAttempts: 0, backoffMs: 0 }
+    : { maxAttempts: options.resume?.maxAttempts ?? 3, backoffMs: options.resume?.backoffMs ?? 100 }
+})
+
+const retrying = (config: Resolved) => <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
+  Effect.retry(effect, {
+    times: config.retries,
+    schedule: Schedule.exponential(config.retryDelayMs),
+    while: (e) => {
+      const error = e as unknown as A2AClientError
+      return isResumable(error) && error.reason !== "Timeout"
+    }
+  })
+
+const build = (config: Resolved, endpoint: string, card: AgentCard | undefined): A2AClient => {
+  const withCallOptions = (options: CallOptions | undefined): RpcConfig =>
+    options?.timeoutMs === undefined ? config : { ...config, timeoutMs: options.timeoutMs }
+  const call = <M extends UnaryMethod>(method: M, ...[params, options]: CallArgs<M>) => {
+    const effect = rpcCall(withCallOptions(options), {
+      url: endpoint,
+      method,
+      params,
+      result: methods[method].result as never,
+      headers: options?.headers
+    }) as Effect.Effect<MethodResult<M>, A2AClientError>
+    return IDEMPOTENT.has(method) ? retrying(config)(effect) : effect
+  }
+  const stream = <M extends StreamingMethod>(method: M, ...[params, options]: CallArgs<M>) => {
+    const rpc = withCallOptions(options)
+    const open = (m: StreamingMethod, p: unknown, lastEventId: string | undefined) =>
+      rpcStream(rpc, {
+        url: endpoint,
+        method: m,
+        params: p,
+        result: methods[m].result,
+        headers: lastEventId === undefined ? options?.headers : { ...options?.headers, "Last-Event-ID": lastEventId }
+      })
+    const knownTask = method === "tasks/resubscribe" ? (params as MethodParams<"tasks/resubscribe">).id : undefined
+    return withResume(
+      open(method, params, undefined),
+      (taskId, lastEventId) => open("tasks/resubscribe", { id: taskId }, lastEventId),
+      config.resume,
+      endpoint,
+      knownTask
+    ) as Stream.Stream<MethodResult<M>, A2AClientError>
+  }
+  const named = Object.fromEntries(
+    Object.entries(methodNames).map(([name, method]) => [
+      name,
+      methods[method].streaming
+        ? (...args: Array<never>) => stream(method as StreamingMethod, ...(args as [never]))
+        : (...args: Array<never>) => call(method as UnaryMethod, ...(args as [never]))
+    ])
+  ) as unknown as A2AClientMethods
+  return { ...named, card, endpoint, call, stream }
+}
+
+const make = (
+  init: A2AClientInit,
+  options: A2AClientOptions = {}
+): Effect.Effect<A2AClient, A2AClientTransportError | InvalidAgentResponse> =>
+  Effect.gen(function*() {
+    const config = resolve(options)
+    if ("endpoint" in init) return build(config, options.endpoint ?? init.endpoint, undefined)
+    const { card, cardUrl } = "card" in init
+      ? { card: init.card, cardUrl: init.card.url }
+      : yield* retrying(config)(discoverCard(config, init.url))
+    const endpoint = options.endpoint ?? new URL(yield* jsonRpcEndpoint(card), cardUrl).href
+    return build(config, endpoint, card)
+  })
+
+/** Finds and decodes an agent card without making a client (see `discoverCard` for the search order). */
+const discover = (url: string, options: A2AClientOptions = {}) => {
+  const config = resolve(options)
+  return retrying(config)(discoverCard(config, url))
+}
+
+/** Makes A2A clients. */
+export const A2AClient = {
+  /** A client for the agent at `init`; fetches its card unless given a card or a bare endpoint. */
+  make,
+  /** Fetches an agent's card. */
+  discover
+} as const
+
+/**
+ * `MessageSendParams` for a user text message with a fresh `messageId`, optionally continuing a task or
+ * context.
+ *
+ * @example
+ * ```ts
+ * client.sendMessage(userText("and now in French", { taskId: task.id }))
+ * ```
+ */
+export const userText = (
+  text: string,
+  options: {
+    readonly taskId?: string
+    readonly contextId?: string
+    readonly configuration?: MessageSendParams["configuration"]
+  } = {}
+): MessageSendParams => {
+  const message: Message = {
+    kind: "message",
+    messageId: crypto.randomUUID(),
+    role: "user",
+    parts: [{ kind: "text", text }],
+    ...(options.taskId === undefined ? {} : { taskId: options.taskId }),
+    ...(options.contextId === undefined ? {} : { contextId: options.contextId })
+  }
+  return options.configuration === undefined ? { message } : { message, configuration: options.configuration }
+}

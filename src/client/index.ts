@@ -1,0 +1,50 @@
+/**
+ * The A2A 0.3.0 client: card discovery, every JSON-RPC method of the method table, SSE streams with
+ * automatic resumption, interceptors; an Effect API (`A2AClient.make`) and a Promise API
+ * (`createA2AClient`).
+ *
+ * @module
+ */
+export {
+  A2AClient,
+  type A2AClientInit,
+  type A2AClientMethods,
+  type A2AClientOptions,
+  type CallArgs,
+  type CallOptions,
+  methodNames,
+  type StreamingMethod,
+  type UnaryMethod,
+  userText
+} from "./client.ts"
+export {
+  type A2APromiseClient,
+  type A2APromiseClientMethods,
+  createA2AClient,
+  type PromiseCallArgs,
+  type PromiseCallOptions,
+  runToPromise,
+  streamToAsyncIterable,
+  toPromiseClient
+} from "./promise-client.ts"
+export { AGENT_CARD_PATH, cardCandidates, type DiscoveredCard, LEGACY_AGENT_CARD_PATH } from "./discovery.ts"
+export {
+  type A2AClientError,
+  A2AClientTransportError,
+  type InvalidAnswerDetails,
+  type InvalidAnswerReason,
+  invalidAnswerReason,
+  isLocalInvalidAnswer,
+  type TransportReason
+} from "./errors.ts"
+export {
+  authHeader,
+  type ClientInterceptor,
+  type Credential,
+  EXTENSIONS_HEADER,
+  extensionsHeader,
+  type OutgoingRequest,
+  parseExtensionsHeader
+} from "./interceptors.ts"
+export type { ResumePolicy } from "./resume.ts"
+export type { SseMessage } from "./sse.ts"
