@@ -1,0 +1,82 @@
+import { Cause, Effect, Exit } from "effect"
+import type { Message, Task } from "../../schemas/index.ts"
+import type { Principal } from "../auth/principal.ts"
+import type { Agent, OnReturn } from "./agent.ts"
+import type { AgentCardInput } from "./agent-card-input.ts"
+import { completeCard } from "./agent-card-input.ts"
+import type { MessageInput, PartsInput } from "./messages.ts"
+import type { ArtifactOptions, TaskContext } from "./task-context.ts"
+
+/**
+ * {@link TaskContext} for agents written with async functions. Refused actions reject with the
+ * `TaskActionRefused` error; `signal` aborts when the task is canceled (pass it to fetch and friends).
+ */
+export interface AsyncTaskContext {
+  readonly taskId: string
+  readonly contextId: string
+  readonly task: Task
+  readonly message: Message
+  readonly history: ReadonlyArray<Message>
+  readonly extensions: ReadonlyArray<string>
+  readonly principal: Principal
+  /** Aborted when the task is canceled or the runtime shuts down. */
+  readonly signal: AbortSignal
+  readonly working: (message?: MessageInput) => Promise<void>
+  readonly artifact: (parts: PartsInput, options?: ArtifactOptions) => Promise<void>
+  readonly requestInput: (message: MessageInput) => Promise<Message>
+  readonly requestAuth: (message: MessageInput) => Promise<Message>
+  readonly complete: (message?: MessageInput) => Promise<void>
+  readonly fail: (message?: MessageInput) => Promise<void>
+  readonly reject: (message?: MessageInput) => Promise<void>
+  readonly reply: (message: MessageInput) => Promise<void>
+}
+
+/** Options of `Agent.fromAsync`. */
+export interface AsyncAgentOptions {
+  readonly card: AgentCardInput
+  readonly execute: (ctx: AsyncTaskContext) => Promise<void>
+  /** See `OnReturn`; default `"complete"`. */
+  readonly onReturn?: OnReturn
+}
+
+const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
+  // Each call runs in its own fiber tied to `signal`, so a cancel also ends a pending requestInput.
+  const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+    Effect.runPromiseExit(effect, { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw Cause.squash(exit.cause)
+    })
+  return {
+    taskId: ctx.taskId,
+    contextId: ctx.contextId,
+    get task() {
+      return ctx.task
+    },
+    message: ctx.message,
+    get history() {
+      return ctx.history
+    },
+    extensions: ctx.extensions,
+    principal: ctx.principal,
+    signal,
+    working: (m) => run(ctx.working(m)),
+    artifact: (parts, options) => run(ctx.artifact(parts, options)),
+    requestInput: (m) => run(ctx.requestInput(m)),
+    requestAuth: (m) => run(ctx.requestAuth(m)),
+    complete: (m) => run(ctx.complete(m)),
+    fail: (m) => run(ctx.fail(m)),
+    reject: (m) => run(ctx.reject(m)),
+    reply: (m) => run(ctx.reply(m))
+  }
+}
+
+/** An agent from an async `execute` (see `Agent.fromAsync`). */
+export const fromAsync = (options: AsyncAgentOptions): Agent => ({
+  card: completeCard(options.card),
+  onReturn: options.onReturn ?? "complete",
+  execute: (ctx) =>
+    Effect.tryPromise({
+      try: (signal) => options.execute(toAsync(ctx, signal)),
+      catch: (error) => error
+    })
+})

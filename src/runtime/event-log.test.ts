@@ -1,0 +1,122 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Option, Stream } from "effect"
+import { makeEventLog } from "./event-log.ts"
+
+const counterLog = (window = 8) => {
+  let state = 0
+  const log = makeEventLog<number | string>({ window, snapshot: () => `snapshot@${state}` })
+  const push = (n: number) => {
+    state = n
+    log.append(n)
+  }
+  return { log, push }
+}
+
+/** Yields until the log has `n` subscribers: ordering by observation, never by sleeping. */
+const untilSubscribers = (log: { readonly subscribers: () => number }, n: number) =>
+  Effect.yieldNow().pipe(Effect.repeat({ until: () => log.subscribers() >= n }))
+
+const seqs = <E>(c: Chunk.Chunk<{ readonly seq: number; readonly event: E }>) => Chunk.toArray(c).map((e) => e.seq)
+
+describe("EventLog", () => {
+  it.effect("numbers events from 1 and replays the window after a given sequence", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog()
+      for (let i = 1; i <= 5; i++) push(i)
+      log.close()
+      const got = yield* Stream.runCollect(log.subscribe({ after: 2 }))
+      expect(Chunk.toArray(got)).toEqual([
+        { seq: 3, event: 3 },
+        { seq: 4, event: 4 },
+        { seq: 5, event: 5 }
+      ])
+    }))
+
+  it.effect("starts with a snapshot when no position is given, then delivers live events", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog()
+      push(1)
+      const fiber = yield* Effect.fork(Stream.runCollect(Stream.take(log.subscribe(), 3)))
+      yield* untilSubscribers(log, 1)
+      push(2)
+      push(3)
+      const got = Chunk.toArray(yield* Fiber.join(fiber))
+      expect(got).toEqual([{ seq: 1, event: "snapshot@1" }, { seq: 2, event: 2 }, { seq: 3, event: 3 }])
+    }))
+
+  it.effect("starts with a snapshot when the window no longer holds the requested position", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog(4)
+      for (let i = 1; i <= 10; i++) push(i)
+      log.close()
+      const got = Chunk.toArray(yield* Stream.runCollect(log.subscribe({ after: 2 })))
+      expect(got).toEqual([{ seq: 10, event: "snapshot@10" }])
+      expect(log.retained()).toBe(4)
+    }))
+
+  it.scoped("hands a waiting reader everything queued in one chunk", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog(64)
+      const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
+      const waiting = yield* Effect.fork(pull)
+      yield* Effect.yieldNow()
+      push(1)
+      for (let i = 2; i <= 20; i++) push(i)
+      const first = yield* Fiber.join(waiting)
+      const second = first.length === 20 ? Chunk.empty() : yield* pull
+      expect([...seqs(first), ...seqs(second)]).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+      // a reader that was not waiting receives the whole backlog at once
+      for (let i = 21; i <= 40; i++) push(i)
+      expect(seqs(yield* pull)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21))
+    }))
+
+  it.scoped("resynchronises a reader that reads nothing while 100,000 events go by, with bounded memory", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog(1024)
+      const pull = yield* Stream.toPull(log.subscribe())
+      expect(seqs(yield* pull)).toEqual([0])
+      for (let i = 1; i <= 100_000; i++) push(i)
+      expect(log.retained()).toBeLessThanOrEqual(1024)
+      const resync = Chunk.toArray(yield* pull)
+      expect(resync).toEqual([{ seq: 100_000, event: "snapshot@100000" }])
+      push(100_001)
+      expect(Chunk.toArray(yield* pull)).toEqual([{ seq: 100_001, event: 100_001 }])
+    }))
+
+  it.scoped("honours a per-subscriber lag bound smaller than the window", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog(1024)
+      const pull = yield* Stream.toPull(log.subscribe({ after: 0, maxLag: 10 }))
+      for (let i = 1; i <= 11; i++) push(i)
+      expect(Chunk.toArray(yield* pull)).toEqual([{ seq: 11, event: "snapshot@11" }])
+      for (let i = 12; i <= 21; i++) push(i)
+      expect(seqs(yield* pull)).toHaveLength(10)
+    }))
+
+  it.effect("delivers every event to every subscriber and ends them on close", () =>
+    Effect.gen(function*() {
+      const { log, push } = counterLog(4096)
+      const readers = yield* Effect.forEach(
+        [1, 2, 3],
+        () => Effect.fork(Stream.runCollect(log.subscribe({ after: 0 }))),
+        { concurrency: "unbounded" }
+      )
+      yield* untilSubscribers(log, 3)
+      expect(log.subscribers()).toBe(3)
+      for (let i = 1; i <= 1000; i++) push(i)
+      log.close()
+      expect(log.append(1001)).toBeUndefined()
+      for (const r of readers) {
+        expect(seqs(yield* Fiber.join(r))).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1))
+      }
+      expect(log.subscribers()).toBe(0)
+    }))
+
+  it.scoped("ends a pull on a closed, drained log", () =>
+    Effect.gen(function*() {
+      const { log } = counterLog()
+      log.close()
+      const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
+      expect(yield* Effect.flip(pull)).toEqual(Option.none())
+    }))
+})

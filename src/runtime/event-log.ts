@@ -1,0 +1,151 @@
+import { Chunk, Effect, Option, Stream } from "effect"
+
+/** One event of a task's log with its per-task sequence number (1-based, increasing, no gaps). */
+export interface Sequenced<E> {
+  readonly seq: number
+  readonly event: E
+}
+
+/** How a subscriber starts reading. */
+export interface SubscribeOptions {
+  /**
+   * Resume after this sequence number: the events after it are replayed while the window still holds
+   * them, otherwise the subscriber starts with a snapshot. Absent: start with a snapshot.
+   */
+  readonly after?: number
+  /**
+   * How far the subscriber may fall behind the producer before it is resynchronised with a snapshot.
+   * Defaults to (and is capped by) the log's window.
+   */
+  readonly maxLag?: number
+}
+
+/**
+ * A task's numbered stream events with a bounded replay window and many independent subscribers.
+ *
+ * Appending never waits for readers. A reader that falls more than its lag bound behind is not buffered
+ * for: it receives one snapshot (numbered with the sequence it reflects) and continues with live events.
+ * Memory is therefore bounded by the window, whatever the readers do.
+ */
+export interface EventLog<E> {
+  /**
+   * Appends one event and wakes waiting subscribers. Synchronous: producers never suspend here.
+   * Returns `undefined` (and drops the event) once the log is closed.
+   */
+  readonly append: (event: E) => Sequenced<E> | undefined
+  /** Ends every subscription once it has delivered what was appended before. Later appends are refused. */
+  readonly close: () => void
+  /** Subscribes; each pulled chunk holds every event available at that moment. */
+  readonly subscribe: (options?: SubscribeOptions) => Stream.Stream<Sequenced<E>>
+  /** Sequence number of the last appended event (0 when empty). */
+  readonly lastSeq: () => number
+  /** Number of events retained for replay (never more than the window). */
+  readonly retained: () => number
+  /** Number of live subscriptions. */
+  readonly subscribers: () => number
+  /** Whether `close` was called. */
+  readonly closed: () => boolean
+}
+
+/** Options of {@link makeEventLog}. */
+export interface EventLogOptions<E> {
+  /** Replay window: how many recent events are retained. Default 1,024. */
+  readonly window?: number
+  /** The current state as one event (for a task: the Task); must reflect every event up to `lastSeq()`. */
+  readonly snapshot: () => E
+}
+
+interface Subscriber {
+  cursor: number
+  readonly maxLag: number
+  wake: (() => void) | undefined
+}
+
+/** Default replay window of an event log. */
+export const defaultLogWindow = 1024
+
+/**
+ * Creates an in-memory {@link EventLog}: a ring buffer plus one wake-up callback per waiting subscriber
+ * (no fiber per event, no copy of the whole log per event).
+ */
+export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
+  const window = Math.max(1, Math.floor(options.window ?? defaultLogWindow))
+  // Grows with use up to the window (slot of seq s is (s - 1) % window), so a quiet log stays small.
+  const ring: Array<Sequenced<E>> = []
+  const subs = new Set<Subscriber>()
+  let last = 0
+  let isClosed = false
+
+  const wakeAll = () => {
+    for (const sub of subs) {
+      const wake = sub.wake
+      if (wake !== undefined) {
+        sub.wake = undefined
+        wake()
+      }
+    }
+  }
+
+  const append = (event: E): Sequenced<E> | undefined => {
+    if (isClosed) return undefined
+    const item: Sequenced<E> = { seq: ++last, event }
+    ring[(last - 1) % window] = item
+    wakeAll()
+    return item
+  }
+
+  const oldestRetained = () => Math.max(1, last - window + 1)
+
+  const pullFor = (sub: Subscriber): Effect.Effect<Chunk.Chunk<Sequenced<E>>, Option.Option<never>> => {
+    const pull: Effect.Effect<Chunk.Chunk<Sequenced<E>>, Option.Option<never>> = Effect.suspend(() => {
+      const behind = last - sub.cursor
+      if (behind > 0) {
+        if (behind > sub.maxLag || sub.cursor + 1 < oldestRetained()) {
+          sub.cursor = last
+          return Effect.succeed(Chunk.of<Sequenced<E>>({ seq: last, event: options.snapshot() }))
+        }
+        const out = new Array<Sequenced<E>>(behind)
+        for (let i = 0; i < behind; i++) out[i] = ring[(sub.cursor + i) % window]!
+        sub.cursor = last
+        return Effect.succeed(Chunk.unsafeFromArray(out))
+      }
+      if (isClosed) return Effect.fail(Option.none())
+      return Effect.zipRight(
+        Effect.async<void>((resume) => {
+          sub.wake = () => resume(Effect.void)
+          return Effect.sync(() => {
+            sub.wake = undefined
+          })
+        }),
+        pull
+      )
+    })
+    return pull
+  }
+
+  const subscribe = (opts?: SubscribeOptions): Stream.Stream<Sequenced<E>> =>
+    Stream.suspend(() => {
+      const maxLag = Math.min(window, Math.max(1, opts?.maxLag ?? window))
+      const after = opts?.after
+      const canReplay = after !== undefined && after >= 0 && after <= last && after + 1 >= oldestRetained()
+      const sub: Subscriber = { cursor: canReplay ? after : last, maxLag, wake: undefined }
+      subs.add(sub)
+      const live = Stream.repeatEffectChunkOption(pullFor(sub))
+      // The snapshot is taken in the same synchronous step that fixes the cursor, so they agree.
+      const body = canReplay ? live : Stream.concat(Stream.succeed({ seq: last, event: options.snapshot() }), live)
+      return Stream.ensuring(body, Effect.sync(() => subs.delete(sub)))
+    })
+
+  return {
+    append,
+    close: () => {
+      isClosed = true
+      wakeAll()
+    },
+    subscribe,
+    lastSeq: () => last,
+    retained: () => Math.min(last, window),
+    subscribers: () => subs.size,
+    closed: () => isClosed
+  }
+}

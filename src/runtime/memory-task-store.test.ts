@@ -1,0 +1,47 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, TestClock } from "effect"
+import { makeMemoryTaskStore } from "./memory-task-store.ts"
+import { runTaskStoreSuite, sampleTask } from "./task-store-suite.ts"
+
+runTaskStoreSuite("memory", () => makeMemoryTaskStore())
+
+describe("memory task store bounds", () => {
+  it.scoped("drops terminal tasks after their time to live, keeps running ones", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
+      yield* store.put({ task: sampleTask("done", "completed"), owner: "a", pushConfigs: [] }, 0)
+      yield* store.put({ task: sampleTask("busy", "working"), owner: "a", pushConfigs: [] }, 0)
+      yield* TestClock.adjust("9 seconds")
+      expect(Option.isSome(yield* store.get("done"))).toBe(true)
+      yield* TestClock.adjust("2 seconds")
+      // the sweeper fiber dropped it without anyone reading the store
+      expect(store.size()).toBe(1)
+      expect(Option.isNone(yield* store.get("done"))).toBe(true)
+      yield* TestClock.adjust("5 minutes")
+      expect(Option.isSome(yield* store.get("busy"))).toBe(true)
+    }))
+
+  it.scoped("evicts the oldest terminal tasks beyond the bound and never a running one", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore({ maxTerminalTasks: 2 })
+      yield* store.put({ task: sampleTask("run"), owner: "a", pushConfigs: [] }, 0)
+      for (const id of ["d1", "d2", "d3"]) {
+        yield* TestClock.adjust("1 second")
+        yield* store.put({ task: sampleTask(id, "completed"), owner: "a", pushConfigs: [] }, 0)
+      }
+      const ids = (yield* store.list()).map((r) => r.task.id).sort()
+      expect(ids).toEqual(["d2", "d3", "run"])
+    }))
+
+  it.scoped("restarts the time to live of a terminal task that is written again", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
+      yield* store.put({ task: sampleTask("a", "completed"), owner: "a", pushConfigs: [] }, 0)
+      yield* store.put({ task: sampleTask("b", "completed"), owner: "a", pushConfigs: [] }, 0)
+      yield* TestClock.adjust("6 seconds")
+      yield* store.put({ task: sampleTask("a", "completed"), owner: "a", pushConfigs: [] }, 1)
+      yield* TestClock.adjust("6 seconds")
+      expect(Option.isSome(yield* store.get("a"))).toBe(true)
+      expect(Option.isNone(yield* store.get("b"))).toBe(true)
+    }))
+})

@@ -1,0 +1,111 @@
+import { Clock, Duration, Effect, Option, Schedule } from "effect"
+import type { Scope } from "effect"
+import { isTerminalTask, VersionConflict } from "./task-store.ts"
+import type { TaskListFilter, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
+
+/** Options of {@link makeMemoryTaskStore}. */
+export interface MemoryTaskStoreOptions {
+  /**
+   * Most terminal tasks kept; beyond it the oldest terminal ones are evicted. Running tasks are never
+   * evicted (that would break their clients silently), so they are bounded by the caller's concurrency.
+   * Default 10,000.
+   */
+  readonly maxTerminalTasks?: number
+  /** How long a terminal task stays readable after its last write. Default 1 hour. */
+  readonly terminalTtl?: Duration.DurationInput
+  /** How often expired tasks are swept when nobody touches the store. Default: the TTL, at most 1 minute. */
+  readonly sweepInterval?: Duration.DurationInput
+}
+
+/** The in-memory store with its size, for tests and metrics. */
+export interface MemoryTaskStore extends TaskStore {
+  /** Number of records held. */
+  readonly size: () => number
+}
+
+/**
+ * The embedded default {@link TaskStore}: a Map, a size bound and a time to live for terminal tasks.
+ * Time comes from Effect's `Clock` (so `TestClock` drives expiry); a sweeper fiber lives in the Scope.
+ */
+export const makeMemoryTaskStore = (
+  options: MemoryTaskStoreOptions = {}
+): Effect.Effect<MemoryTaskStore, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const maxTerminal = Math.max(0, options.maxTerminalTasks ?? 10_000)
+    const ttl = Duration.toMillis(Duration.decode(options.terminalTtl ?? Duration.hours(1)))
+    const sweepEvery = options.sweepInterval ?? Duration.millis(Math.max(1, Math.min(ttl, 60_000)))
+    const records = new Map<string, TaskRecord>()
+    // Terminal ids in write order: with one TTL for all, the front is always the first to expire.
+    const terminal = new Map<string, number>()
+
+    const drop = (id: string) => {
+      records.delete(id)
+      terminal.delete(id)
+    }
+
+    const sweep = (now: number) => {
+      for (const [id, at] of terminal) {
+        if (at + ttl > now) break
+        drop(id)
+      }
+      if (terminal.size > maxTerminal) {
+        for (const id of terminal.keys()) {
+          if (terminal.size <= maxTerminal) break
+          drop(id)
+        }
+      }
+    }
+
+    const withNow = <A>(f: (now: number) => A) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        sweep(now)
+        return f(now)
+      })
+
+    const put = (input: TaskRecordInput, expectedVersion: number) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        sweep(now)
+        const taskId = input.task.id
+        const actual = records.get(taskId)?.version ?? 0
+        if (actual !== expectedVersion) {
+          return Effect.fail(new VersionConflict({ taskId, expected: expectedVersion, actual }))
+        }
+        const record: TaskRecord = {
+          task: input.task,
+          owner: input.owner,
+          pushConfigs: input.pushConfigs,
+          version: actual + 1,
+          updatedAt: now
+        }
+        records.set(taskId, record)
+        terminal.delete(taskId)
+        if (isTerminalTask(input.task)) {
+          terminal.set(taskId, now)
+          sweep(now)
+        }
+        return Effect.succeed(record)
+      })
+
+    const matches = (r: TaskRecord, f: TaskListFilter | undefined) =>
+      (f?.owner === undefined || r.owner === f.owner) &&
+      (f?.contextId === undefined || r.task.contextId === f.contextId)
+
+    yield* Effect.forkScoped(
+      Effect.repeat(Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => sweep(now))), Schedule.spaced(sweepEvery))
+    )
+
+    const store: MemoryTaskStore = {
+      get: (id) => withNow(() => Option.fromNullable(records.get(id))),
+      put,
+      list: (filter) =>
+        withNow(() => [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)),
+      delete: (id) =>
+        Effect.sync(() => {
+          const existed = records.has(id)
+          drop(id)
+          return existed
+        }),
+      size: () => records.size
+    }
+    return store
+  })

@@ -1,0 +1,333 @@
+import { Cause, Clock, Deferred, Effect, Exit, ExecutionStrategy, FiberId, Scope } from "effect"
+import type { Fiber } from "effect"
+import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
+import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
+import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { Agent } from "../agent/agent.ts"
+import { toAgentMessage, toParts } from "../agent/messages.ts"
+import type { MessageInput } from "../agent/messages.ts"
+import { TaskActionRefused } from "../agent/task-context.ts"
+import type { TaskContext } from "../agent/task-context.ts"
+import type { Principal } from "../auth/principal.ts"
+import { agentFailureText } from "./agent-failure.ts"
+import { makeEventLog } from "./event-log.ts"
+import type { EventLog } from "./event-log.ts"
+import { persistTask } from "./persist.ts"
+import type { TaskStore } from "./task-store.ts"
+
+/** A Task state change, as observed through `TaskRuntime.onTaskChange`. */
+export interface TaskChange {
+  readonly task: Task
+  /** Id of the owning principal. */
+  readonly owner: string
+}
+
+/** What a host needs from its runtime. */
+export interface HostEnv {
+  readonly agent: Agent
+  readonly store: TaskStore
+  readonly window: number
+  readonly notify: (change: TaskChange) => void
+  /** Called when the host no longer serves its task (terminal and stored, or answered with a Message). */
+  readonly release: (taskId: string) => void
+}
+
+/** Who triggered a run of `execute`. */
+export interface RunInput {
+  readonly message: Message
+  readonly principal: Principal
+  readonly extensions: ReadonlyArray<string>
+}
+
+/**
+ * One task in this process: its machine snapshot, event log, store version and the agent's running fiber,
+ * all owned by one Scope. Every change goes through `apply`, whose machine step and log append are one
+ * synchronous block: racing actions (cancel versus complete) are ordered, and exactly one terminal wins.
+ */
+export interface TaskHost {
+  readonly taskId: string
+  readonly contextId: string
+  readonly owner: string
+  readonly log: EventLog<StreamResult>
+  /** Whether the Task exists for clients (false until the agent's first action, which may be a reply). */
+  readonly materialized: () => boolean
+  /** The Message the agent answered with instead of a task, if any. */
+  readonly reply: () => Message | undefined
+  /** The current Task. */
+  readonly task: () => Task
+  readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
+  /** Starts `execute` for the message (first run, or a new run on a task whose last run returned). */
+  readonly run: (input: RunInput) => Effect.Effect<void>
+  /** Records a user message with this task's id and hands it to a pending `requestInput`, or starts a run. */
+  readonly resume: (input: RunInput) => Effect.Effect<void, TransitionRefused>
+  /** Cancels: records `canceled`, interrupts the agent (its finalizers run), persists. */
+  readonly cancel: () => Effect.Effect<Task, TransitionRefused>
+  /** Resolves once the task exists or the agent replied. */
+  readonly awaitMaterialized: Effect.Effect<void>
+  /** Resolves once the task is terminal or interrupted (or the agent replied). */
+  readonly awaitSettled: Effect.Effect<void>
+  /** Changes the push configs and persists them with the task. */
+  readonly updatePushConfigs: (
+    f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
+  ) => Effect.Effect<void>
+}
+
+const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+/** Creates the host of a new task; the agent runs once `run` is called. */
+export const makeTaskHost = (
+  env: HostEnv,
+  init: {
+    readonly taskId: string
+    readonly contextId: string
+    readonly owner: string
+    readonly message: Message
+    readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
+    /** A task restored from the store: already materialized at this version. */
+    readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number }
+  },
+  parent: Scope.Scope
+): Effect.Effect<TaskHost> =>
+  Effect.gen(function*() {
+    const { contextId, owner, taskId } = init
+    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+    const timestamp = yield* isoNow
+    let snapshot: TaskSnapshot = init.restored?.snapshot ?? start({ id: taskId, contextId, message: init.message, timestamp })
+    let materialized = init.restored !== undefined
+    let replied: Message | undefined
+    let released = false
+    let runFiber: Fiber.RuntimeFiber<void, unknown> | undefined
+    let inputWaiter: Deferred.Deferred<Message> | undefined
+    let changed = Deferred.unsafeMake<void>(FiberId.none)
+    const log = makeEventLog<StreamResult>({
+      window: env.window,
+      snapshot: () => (replied !== undefined ? replied : taskOf(snapshot))
+    })
+    const persist = persistTask({
+      store: env.store,
+      owner,
+      version: init.restored?.version ?? 0,
+      pushConfigs: init.pushConfigs,
+      current: () => (materialized ? taskOf(snapshot) : undefined)
+    })
+
+    const signal = () => {
+      const d = changed
+      changed = Deferred.unsafeMake<void>(FiberId.none)
+      Deferred.unsafeDone(d, Exit.void)
+    }
+    const state = () => snapshot.context.status.state
+    // Settled: what a blocking send waits for. An idle task (no run in progress, kept open by
+    // `onReturn: "keep"`) is settled too: nothing will change it until the next message.
+    const settled = () =>
+      replied !== undefined ||
+      (materialized && (isTerminal(state()) || isInterrupted(state()) || runFiber === undefined))
+
+    // The log closes at the terminal step; the runtime forgets the host only once the store has the
+    // terminal Task, so a reader never finds neither the host nor the final record.
+    const release = () => {
+      if (released) return
+      released = true
+      log.close()
+    }
+    const forget = Effect.sync(() => env.release(taskId))
+    const persistAndMaybeForget = Effect.suspend(() => (released ? Effect.zipRight(persist.write, forget) : persist.write))
+
+    const materialize = () => {
+      if (materialized || replied !== undefined) return
+      materialized = true
+      const task = taskOf(snapshot)
+      log.append(task)
+      env.notify({ task, owner })
+      signal()
+    }
+
+    /** The synchronous core: one machine step, its events appended, waiters woken. */
+    const applySync = (event: TaskEvent): TransitionRefused | undefined => {
+      if (replied !== undefined) {
+        return { _tag: "TransitionRefused", from: "completed", event: event.type, reason: "terminal", message: "the agent already answered with a message" }
+      }
+      materialize()
+      const before = state()
+      const result = step(snapshot, event)
+      if (!result.accepted) return result.refusal
+      snapshot = result.snapshot
+      for (const e of result.emitted) log.append(e)
+      if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
+        env.notify({ task: taskOf(snapshot), owner })
+        signal()
+      }
+      if (isTerminal(state())) release()
+      return undefined
+    }
+
+    const apply = (event: TaskEvent): Effect.Effect<void, TransitionRefused> =>
+      Effect.suspend(() => {
+        const refusal = applySync(event)
+        if (refusal !== undefined) return Effect.fail(refusal)
+        return event.type === "artifact" ? Effect.void : persistAndMaybeForget
+      })
+
+    const refused = (action: string) => (r: TransitionRefused) =>
+      new TaskActionRefused({ action, state: r.from, reason: r.reason, message: r.message })
+
+    const agentMessage = (input: MessageInput | undefined) =>
+      input === undefined ? {} : { message: toAgentMessage(input, { taskId, contextId }) }
+
+    const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => (input?: MessageInput) =>
+      Effect.flatMap(isoNow, (ts) => apply({ type, timestamp: ts, ...agentMessage(input) })).pipe(Effect.mapError(refused(action)))
+
+    const waitFor = (type: "requestInput" | "requestAuth") => (input: MessageInput) =>
+      Effect.flatMap(isoNow, (ts) =>
+        Effect.suspend(() => {
+          // The waiter exists before the state becomes visible, so no answer can slip past it.
+          const waiter = Deferred.unsafeMake<Message>(FiberId.none)
+          const previous = inputWaiter
+          inputWaiter = waiter
+          const refusal = applySync({ type, timestamp: ts, ...agentMessage(input) })
+          if (refusal !== undefined) {
+            inputWaiter = previous
+            return Effect.fail(refused(type)(refusal))
+          }
+          return Effect.zipRight(persist.write, Deferred.await(waiter)).pipe(
+            Effect.onInterrupt(() =>
+              Effect.sync(() => {
+                if (inputWaiter === waiter) inputWaiter = undefined
+              })
+            )
+          )
+        }))
+
+    const contextFor = (input: RunInput): TaskContext => ({
+      taskId,
+      contextId,
+      get task() {
+        return taskOf(snapshot)
+      },
+      message: input.message,
+      get history() {
+        return taskOf(snapshot).history ?? []
+      },
+      extensions: input.extensions,
+      principal: input.principal,
+      working: statusAction("status", "working"),
+      artifact: (parts, options = {}) =>
+        apply({
+          type: "artifact",
+          artifact: {
+            artifactId: options.artifactId ?? crypto.randomUUID(),
+            parts: toParts(parts),
+            ...(options.name === undefined ? {} : { name: options.name }),
+            ...(options.description === undefined ? {} : { description: options.description }),
+            ...(options.metadata === undefined ? {} : { metadata: options.metadata })
+          },
+          ...(options.append === undefined ? {} : { append: options.append }),
+          ...(options.lastChunk === undefined ? {} : { lastChunk: options.lastChunk })
+        }).pipe(Effect.mapError(refused("artifact"))),
+      requestInput: waitFor("requestInput"),
+      requestAuth: waitFor("requestAuth"),
+      complete: statusAction("complete", "complete"),
+      fail: statusAction("fail", "fail"),
+      reject: statusAction("reject", "reject"),
+      reply: (input) =>
+        Effect.suspend(() => {
+          if (materialized || replied !== undefined) {
+            return Effect.fail(
+              new TaskActionRefused({ action: "reply", state: materialized ? state() : "completed", reason: "task-exists", message: "reply is only valid as the first action of a new task" })
+            )
+          }
+          const { taskId: _omit, ...message } = toAgentMessage(input, { taskId, contextId })
+          replied = message
+          log.append(message)
+          signal()
+          release()
+          return forget
+        })
+    })
+
+    /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
+    const onRunEnd = (exit: Exit.Exit<void, unknown>): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        if (replied !== undefined) {
+          runFiber = undefined
+          return
+        }
+        if (Exit.isSuccess(exit)) {
+          materialize()
+          if (!isTerminal(state()) && !isInterrupted(state()) && env.agent.onReturn !== "keep") {
+            yield* Effect.ignore(apply({ type: "complete", timestamp: yield* isoNow }))
+          }
+        } else if (!isTerminal(state())) {
+          if (!Cause.isInterruptedOnly(exit.cause)) {
+            yield* Effect.logWarning("agent execute failed", exit.cause)
+          }
+          const text = agentFailureText(exit.cause)
+          yield* Effect.ignore(apply({ type: "fail", timestamp: yield* isoNow, ...agentMessage(text) }))
+        }
+        // Cleared only now, so that no reader sees an idle task that is about to be completed or failed.
+        runFiber = undefined
+        signal()
+        if (released) yield* Effect.forkDaemon(Scope.close(scope, Exit.void))
+      })
+
+    const run = (input: RunInput): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        if (runFiber !== undefined || released) return Effect.void
+        const program = Effect.suspend(() => env.agent.execute(contextFor(input))).pipe(
+          Effect.asVoid,
+          Effect.onExit(onRunEnd)
+        )
+        return Effect.map(Effect.forkIn(program, scope), (fiber) => {
+          runFiber = fiber
+        })
+      })
+
+    const resume = (input: RunInput): Effect.Effect<void, TransitionRefused> =>
+      Effect.flatMap(isoNow, (ts) =>
+        Effect.suspend(() => {
+          const refusal = applySync({ type: "resume", timestamp: ts, message: input.message })
+          if (refusal !== undefined) return Effect.fail(refusal)
+          const waiter = inputWaiter
+          inputWaiter = undefined
+          if (waiter !== undefined) Deferred.unsafeDone(waiter, Exit.succeed(input.message))
+          // No run in progress (the last one returned while waiting): this message starts a new one.
+          const startRun = runFiber === undefined ? run(input) : Effect.void
+          return Effect.zipRight(persist.write, startRun)
+        }))
+
+    const cancel = (): Effect.Effect<Task, TransitionRefused> =>
+      Effect.flatMap(isoNow, (ts) =>
+        Effect.suspend(() => {
+          if (!materialized) {
+            return Effect.fail<TransitionRefused>({ _tag: "TransitionRefused", from: "completed", event: "cancel", reason: "terminal", message: "task already answered" })
+          }
+          const refusal = applySync({ type: "cancel", timestamp: ts })
+          if (refusal !== undefined) return Effect.fail(refusal)
+          return Effect.as(Effect.zipRight(Scope.close(scope, Exit.void), persistAndMaybeForget), taskOf(snapshot))
+        }))
+
+    const awaitUntil = (done: () => boolean): Effect.Effect<void> => {
+      const loop: Effect.Effect<void> = Effect.suspend(() =>
+        done() ? Effect.void : Effect.zipRight(Deferred.await(changed), loop)
+      )
+      return loop
+    }
+
+    const host: TaskHost = {
+      taskId,
+      contextId,
+      owner,
+      log,
+      materialized: () => materialized,
+      reply: () => replied,
+      task: () => taskOf(snapshot),
+      pushConfigs: persist.pushConfigs,
+      run,
+      resume,
+      cancel,
+      awaitMaterialized: awaitUntil(() => materialized || replied !== undefined),
+      awaitSettled: awaitUntil(settled),
+      updatePushConfigs: persist.updatePushConfigs
+    }
+    return host
+  })

@@ -1,0 +1,383 @@
+import { Clock, Duration, Effect, ExecutionStrategy, Exit, Option, Scope, Stream } from "effect"
+import { restore, step, taskOf } from "../../machines/task.ts"
+import type {
+  DeleteTaskPushNotificationConfigParams,
+  GetTaskPushNotificationConfigParams,
+  ListTaskPushNotificationConfigParams,
+  Message,
+  MessageSendParams,
+  ProtocolError,
+  PushNotificationConfig,
+  StreamResult,
+  Task,
+  TaskIdParams,
+  TaskPushNotificationConfig,
+  TaskQueryParams
+} from "../../schemas/index.ts"
+import { ContentTypeNotSupported, Internal, InvalidParams, TaskNotCancelable, TaskNotFound, UnsupportedOperation } from "../../schemas/index.ts"
+import type { Agent } from "../agent/agent.ts"
+import type { Principal } from "../auth/principal.ts"
+import { defaultLogWindow } from "./event-log.ts"
+import type { Sequenced } from "./event-log.ts"
+import { acceptedInputModes, unsupportedMimeType } from "./input-modes.ts"
+import { makeMemoryTaskStore } from "./memory-task-store.ts"
+import type { MemoryTaskStoreOptions } from "./memory-task-store.ts"
+import { findConfig, removeConfig, upsertConfig } from "./push-configs.ts"
+import { untilFinal, withHistoryLength } from "./stream-end.ts"
+import { makeTaskHost } from "./task-host.ts"
+import type { TaskChange, TaskHost } from "./task-host.ts"
+import { isTerminalTask } from "./task-store.ts"
+import type { TaskRecord, TaskStore } from "./task-store.ts"
+
+export type { TaskChange } from "./task-host.ts"
+
+/** Who is asking, and which extensions the request activated. */
+export interface RequestContext {
+  readonly principal: Principal
+  readonly extensions: ReadonlyArray<string>
+}
+
+/** One event of a task's stream with its per-task sequence number (1-based, increasing): the SSE `id`. */
+export type SequencedEvent = Sequenced<StreamResult>
+
+/**
+ * How `shutdown` ends the runtime: stop accepting new tasks (new messages fail with -32004), wait up to
+ * `grace` (default 10 s, on the Effect Clock) until every hosted task is terminal or waiting for input,
+ * then cancel every hosted task that is not terminal, interrupting its agent (finalizers run).
+ */
+export interface ShutdownRule {
+  readonly grace?: Duration.DurationInput
+}
+
+/**
+ * The service that creates, continues, cancels and observes tasks. Tasks belong to the principal that
+ * created them: any other principal gets TaskNotFound, exactly as for an unknown id. Every method reads and
+ * writes through the {@link TaskStore}; an actor hosted in this process is a fast path, never an assumption.
+ */
+export interface TaskRuntime {
+  readonly agent: Agent
+  readonly store: TaskStore
+  /**
+   * `message/send`. Without `taskId` starts a task (in `contextId` when given); with one, continues it.
+   * `configuration.blocking` (default true) waits until the task is terminal or interrupted; `false`
+   * answers once the task exists (the agent's first action), since the agent may answer with a Message.
+   */
+  readonly send: (params: MessageSendParams, ctx: RequestContext) => Effect.Effect<Task | Message, ProtocolError>
+  /**
+   * `message/stream`: the Task first (or the agent's only Message), then live events, ending after the
+   * status-update with `final: true`. The task runs on when the stream is abandoned.
+   */
+  readonly stream: (
+    params: MessageSendParams,
+    ctx: RequestContext
+  ) => Effect.Effect<Stream.Stream<SequencedEvent, ProtocolError>, ProtocolError>
+  /** `tasks/get`. */
+  readonly get: (params: TaskQueryParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
+  /** `tasks/cancel`: TaskNotCancelable (-32002) for any terminal task, `canceled` included. */
+  readonly cancel: (params: TaskIdParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
+  /**
+   * `tasks/resubscribe`: the events after `lastEventId` while the log holds them, otherwise the Task first;
+   * then live events. A terminal task yields its Task and ends.
+   */
+  readonly resubscribe: (
+    params: TaskIdParams,
+    ctx: RequestContext,
+    lastEventId?: number
+  ) => Effect.Effect<Stream.Stream<SequencedEvent, ProtocolError>, ProtocolError>
+  /** Stores a push config (server-assigned id when absent); the first config is also `default`. */
+  readonly setPushConfig: (
+    params: TaskPushNotificationConfig,
+    ctx: RequestContext
+  ) => Effect.Effect<TaskPushNotificationConfig, ProtocolError>
+  /** A push config by id (absent or `default`: the first). Unknown config: TaskNotFound naming the config. */
+  readonly getPushConfig: (
+    params: GetTaskPushNotificationConfigParams,
+    ctx: RequestContext
+  ) => Effect.Effect<TaskPushNotificationConfig, ProtocolError>
+  readonly listPushConfigs: (
+    params: ListTaskPushNotificationConfigParams,
+    ctx: RequestContext
+  ) => Effect.Effect<ReadonlyArray<TaskPushNotificationConfig>, ProtocolError>
+  /** Removes a push config; removing an unknown config id succeeds (idempotent). */
+  readonly deletePushConfig: (
+    params: DeleteTaskPushNotificationConfigParams,
+    ctx: RequestContext
+  ) => Effect.Effect<void, ProtocolError>
+  /**
+   * Calls `listener` synchronously on every Task state change in this process (creation, each status
+   * change, terminal), for as long as the Scope lives. Keep it cheap: enqueue, don't work (push sender, audit).
+   */
+  readonly onTaskChange: (listener: (change: TaskChange) => void) => Effect.Effect<void, never, Scope.Scope>
+  /** Number of tasks whose actor lives in this process right now (terminal tasks leave at once). */
+  readonly hosted: () => number
+  /** Ends the runtime by the {@link ShutdownRule}. */
+  readonly shutdown: (rule?: ShutdownRule) => Effect.Effect<void>
+}
+
+/** Options of {@link TaskRuntime.make}. */
+export interface TaskRuntimeOptions {
+  /** Where tasks are kept. Default: an in-memory store made with `memoryStore` options. */
+  readonly store?: TaskStore
+  readonly memoryStore?: MemoryTaskStoreOptions
+  /** Events each task's log keeps for replay and for readers lagging behind. Default 1,024. */
+  readonly logWindow?: number
+}
+
+/** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
+interface Found {
+  readonly task: Task
+  readonly host: TaskHost | undefined
+  readonly record: TaskRecord | undefined
+}
+
+const storeFailed = (e: unknown) => new Internal({ message: "task store unavailable", data: String((e as { message?: unknown }).message ?? "") })
+
+const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<TaskRuntime, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const store = options.store ?? (yield* makeMemoryTaskStore(options.memoryStore))
+    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
+    const hosts = new Map<string, TaskHost>()
+    const listeners = new Set<(change: TaskChange) => void>()
+    const inputModes = acceptedInputModes(agent.card)
+    let accepting = true
+
+    const env = {
+      agent,
+      store,
+      window: options.logWindow ?? defaultLogWindow,
+      notify: (change: TaskChange) => {
+        for (const l of listeners) l(change)
+      },
+      release: (taskId: string) => {
+        hosts.delete(taskId)
+      }
+    }
+
+    const notFound = (id: string) => new TaskNotFound({ message: `Task ${id} not found` })
+
+    /** The task for this principal: its local host when there is one, else its stored record. */
+    const lookup = (id: string, principal: Principal): Effect.Effect<Found, ProtocolError> =>
+      Effect.suspend(() => {
+        const host = hosts.get(id)
+        if (host !== undefined && host.materialized()) {
+          return host.owner === principal.id
+            ? Effect.succeed<Found>({ host, task: host.task(), record: undefined })
+            : Effect.fail(notFound(id))
+        }
+        return store.get(id).pipe(
+          Effect.mapError(storeFailed),
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(notFound(id)),
+            onSome: (record) =>
+              record.owner === principal.id
+                ? Effect.succeed<Found>({ host: hosts.get(id), task: record.task, record })
+                : Effect.fail(notFound(id))
+          }))
+        )
+      })
+
+    const checkInput = (params: MessageSendParams): Effect.Effect<void, ProtocolError> => {
+      const message = params.message
+      if (message.role !== "user") return Effect.fail(new InvalidParams({ message: "message role must be 'user'" }))
+      const mime = unsupportedMimeType(message.parts, inputModes)
+      return mime === undefined
+        ? Effect.void
+        : Effect.fail(new ContentTypeNotSupported({ message: `Content type ${mime} is not supported by this agent` }))
+    }
+
+    /** A host for a stored, non-terminal task that has none in this process. */
+    const adopt = (record: TaskRecord, message: Message) =>
+      Effect.suspend(() => {
+        const snapshot = restore(record.task)
+        if (snapshot === undefined) return Effect.fail(new InvalidParams({ message: "task state is unknown" }))
+        return makeTaskHost(env, {
+          taskId: record.task.id,
+          contextId: record.task.contextId,
+          owner: record.owner,
+          message,
+          pushConfigs: record.pushConfigs,
+          restored: { snapshot, version: record.version }
+        }, scope).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
+      })
+
+    const addInlineConfig = (host: TaskHost, config: PushNotificationConfig | undefined) =>
+      config === undefined ? Effect.void : host.updatePushConfigs((cs) => upsertConfig(cs, config).configs)
+
+    /** Starts or continues the task a message is for; `after` is the log position before the message. */
+    const dispatch = (params: MessageSendParams, ctx: RequestContext) =>
+      Effect.gen(function*() {
+        yield* checkInput(params)
+        const message = params.message
+        const input = { message, principal: ctx.principal, extensions: ctx.extensions }
+        if (message.taskId === undefined) {
+          if (!accepting) return yield* Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
+          const taskId = crypto.randomUUID()
+          const host = yield* makeTaskHost(env, {
+            taskId,
+            contextId: message.contextId ?? crypto.randomUUID(),
+            owner: ctx.principal.id,
+            message,
+            pushConfigs: []
+          }, scope)
+          hosts.set(taskId, host)
+          yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
+          yield* host.run(input)
+          return { host, after: 0, before: undefined }
+        }
+        const found = yield* lookup(message.taskId, ctx.principal)
+        if (isTerminalTask(found.task)) {
+          return yield* Effect.fail(
+            new InvalidParams({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
+          )
+        }
+        if (message.contextId !== undefined && message.contextId !== found.task.contextId) {
+          return yield* Effect.fail(new InvalidParams({ message: "message contextId does not match the task's contextId" }))
+        }
+        const host = found.host ?? (yield* adopt(found.record!, message))
+        const before = host.task()
+        const after = host.log.lastSeq()
+        yield* host.resume(input).pipe(Effect.mapError((r) => new InvalidParams({ message: r.message })))
+        yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
+        return { host, after, before }
+      })
+
+    const send = (params: MessageSendParams, ctx: RequestContext) =>
+      Effect.gen(function*() {
+        const { host } = yield* dispatch(params, ctx)
+        yield* params.configuration?.blocking === false ? host.awaitMaterialized : host.awaitSettled
+        const reply = host.reply()
+        if (reply !== undefined) return reply as Task | Message
+        return withHistoryLength(host.task(), params.configuration?.historyLength)
+      })
+
+    const stream = (params: MessageSendParams, ctx: RequestContext) =>
+      Effect.map(dispatch(params, ctx), ({ after, before, host }) => {
+        const live = host.log.subscribe({ after })
+        const events = before === undefined ? live : Stream.concat(Stream.succeed({ seq: after, event: before as StreamResult }), live)
+        return untilFinal(events)
+      })
+
+    const get = (params: TaskQueryParams, ctx: RequestContext) =>
+      Effect.map(lookup(params.id, ctx.principal), ({ task }) => withHistoryLength(task, params.historyLength))
+
+    /** Cancels a task whose actor is not in this process, through the store alone. */
+    const cancelStored = (record: TaskRecord, retries = 3): Effect.Effect<Task, ProtocolError> =>
+      Effect.gen(function*() {
+        const snapshot = restore(record.task)
+        const now = yield* Clock.currentTimeMillis
+        const result = snapshot === undefined
+          ? undefined
+          : step(snapshot, { type: "cancel", timestamp: new Date(now).toISOString() })
+        if (result === undefined || !result.accepted) {
+          return yield* Effect.fail(new TaskNotCancelable({ message: `Task ${record.task.id} is ${record.task.status.state}` }))
+        }
+        const task = taskOf(result.snapshot)
+        const written = yield* store.put({ task, owner: record.owner, pushConfigs: record.pushConfigs }, record.version).pipe(
+          Effect.as(true),
+          Effect.catchTag("VersionConflict", () => Effect.succeed(false)),
+          Effect.mapError(storeFailed)
+        )
+        if (!written) {
+          // someone wrote in between: decide again on what is stored now
+          const fresh = yield* Effect.mapError(store.get(record.task.id), storeFailed)
+          if (Option.isNone(fresh)) return yield* Effect.fail(notFound(record.task.id))
+          if (retries <= 0) return yield* Effect.fail(new Internal({ message: "task kept changing during cancel" }))
+          return yield* cancelStored(fresh.value, retries - 1)
+        }
+        env.notify({ task, owner: record.owner })
+        return task
+      })
+
+    const cancel = (params: TaskIdParams, ctx: RequestContext) =>
+      Effect.flatMap(lookup(params.id, ctx.principal), (found) => {
+        if (found.host !== undefined && found.host.materialized()) {
+          return found.host.cancel().pipe(
+            Effect.mapError((r) => new TaskNotCancelable({ message: `Task ${params.id} is ${r.from}` }))
+          )
+        }
+        return found.record !== undefined ? cancelStored(found.record) : Effect.fail(notFound(params.id))
+      })
+
+    const resubscribe = (params: TaskIdParams, ctx: RequestContext, lastEventId?: number) =>
+      Effect.map(lookup(params.id, ctx.principal), ({ host, task }) => {
+        if (host === undefined || !host.materialized()) {
+          return Stream.make<Array<SequencedEvent>>({ seq: 0, event: task })
+        }
+        return untilFinal(host.log.subscribe(lastEventId === undefined ? {} : { after: lastEventId }))
+      })
+
+    /** Reads and changes a task's push configs: through its host when local, else the store (with retry). */
+    const changeConfigs = (
+      id: string,
+      ctx: RequestContext,
+      f: (cs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
+    ): Effect.Effect<void, ProtocolError> =>
+      Effect.flatMap(lookup(id, ctx.principal), (found) => {
+        if (found.host !== undefined) return found.host.updatePushConfigs(f)
+        const record = found.record
+        if (record === undefined) return Effect.fail(notFound(id))
+        return store.put({ task: record.task, owner: record.owner, pushConfigs: f(record.pushConfigs) }, record.version).pipe(
+          Effect.asVoid,
+          Effect.catchTag("VersionConflict", () => changeConfigs(id, ctx, f)),
+          Effect.mapError((e) => (e._tag === "TaskStoreFailure" ? storeFailed(e) : e))
+        )
+      })
+
+    const configsOf = (id: string, ctx: RequestContext) =>
+      Effect.map(lookup(id, ctx.principal), (found) =>
+        found.host !== undefined ? found.host.pushConfigs() : found.record?.pushConfigs ?? [])
+
+    const runtime: TaskRuntime = {
+      agent,
+      store,
+      send,
+      stream,
+      get,
+      cancel,
+      resubscribe,
+      setPushConfig: (params, ctx) =>
+        Effect.suspend(() => {
+          const { stored } = upsertConfig([], params.pushNotificationConfig)
+          return Effect.as(
+            changeConfigs(params.taskId, ctx, (cs) => upsertConfig(cs, stored).configs),
+            { taskId: params.taskId, pushNotificationConfig: stored }
+          )
+        }),
+      getPushConfig: (params, ctx) =>
+        Effect.flatMap(configsOf(params.id, ctx), (cs) => {
+          const config = findConfig(cs, params.pushNotificationConfigId)
+          return config === undefined
+            ? Effect.fail(new TaskNotFound({ message: `Push notification config ${params.pushNotificationConfigId ?? "default"} not found for task ${params.id}` }))
+            : Effect.succeed({ taskId: params.id, pushNotificationConfig: config })
+        }),
+      listPushConfigs: (params, ctx) =>
+        Effect.map(configsOf(params.id, ctx), (cs) => cs.map((c) => ({ taskId: params.id, pushNotificationConfig: c }))),
+      deletePushConfig: (params, ctx) => changeConfigs(params.id, ctx, (cs) => removeConfig(cs, params.pushNotificationConfigId)),
+      hosted: () => hosts.size,
+      onTaskChange: (listener) =>
+        Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener))).pipe(Effect.asVoid),
+      shutdown: (rule = {}) =>
+        Effect.gen(function*() {
+          accepting = false
+          const all = [...hosts.values()]
+          yield* Effect.forEach(all, (h) => h.awaitSettled, { concurrency: "unbounded", discard: true }).pipe(
+            Effect.timeoutOption(rule.grace ?? Duration.seconds(10))
+          )
+          yield* Effect.forEach([...hosts.values()], (h) => Effect.ignore(h.cancel()), { concurrency: "unbounded", discard: true })
+          yield* Scope.close(scope, Exit.void)
+        })
+    }
+    return runtime
+  })
+
+/** Constructors of {@link TaskRuntime}. */
+export const TaskRuntime = {
+  /**
+   * A runtime serving `agent`; its tasks live as long as the Scope (closing it interrupts running agents).
+   *
+   * @example
+   * const runtime = yield* TaskRuntime.make(agent, { memoryStore: { terminalTtl: "10 minutes" } })
+   * const task = yield* runtime.send({ message }, { principal: anonymous, extensions: [] })
+   */
+  make
+} as const

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, TestClock } from "effect"
+import type { Scope } from "effect"
+import type { Task } from "../../schemas/index.ts"
+import type { TaskStore } from "./task-store.ts"
+
+/** A Task value for store tests. */
+export const sampleTask = (id: string, state: Task["status"]["state"] = "working", contextId = "ctx-1"): Task => ({
+  kind: "task",
+  id,
+  contextId,
+  status: { state, timestamp: "2025-01-01T00:00:00.000Z" },
+  history: [{ kind: "message", messageId: `m-${id}`, role: "user", parts: [{ kind: "text", text: "hi" }] }]
+})
+
+/**
+ * The behaviour every {@link TaskStore} must have. A durable store runs it as-is:
+ * `runTaskStoreSuite("postgres", () => makePgStore(...))`. `makeStore` must return an empty store.
+ */
+export const runTaskStoreSuite = (
+  name: string,
+  makeStore: () => Effect.Effect<TaskStore, unknown, Scope.Scope>
+): void => {
+  const withStore = <A, E>(f: (store: TaskStore) => Effect.Effect<A, E>) =>
+    Effect.flatMap(Effect.orDie(makeStore()), f)
+
+  describe(`TaskStore behaviour: ${name}`, () => {
+    it.scoped("returns none for an unknown task", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          expect(Option.isNone(yield* store.get("nope"))).toBe(true)
+        })
+      ))
+
+    it.scoped("creates with expected version 0 and reads back the same record", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          const task = sampleTask("t1")
+          const pushConfigs = [{ id: "p1", url: "https://example.com/hook", token: "tok" }]
+          const written = yield* store.put({ task, owner: "alice", pushConfigs }, 0)
+          expect(written.version).toBe(1)
+          const read = Option.getOrThrow(yield* store.get("t1"))
+          expect(read.task).toEqual(task)
+          expect(read.owner).toBe("alice")
+          expect(read.pushConfigs).toEqual(pushConfigs)
+          expect(read.version).toBe(1)
+        })
+      ))
+
+    it.scoped("stamps writes with the Clock's time", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* TestClock.setTime(5_000)
+          const written = yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          expect(written.updatedAt).toBe(5_000)
+        })
+      ))
+
+    it.scoped("increments the version on each write and refuses a stale version", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          const v2 = yield* store.put({ task: sampleTask("t1", "input-required"), owner: "a", pushConfigs: [] }, 1)
+          expect(v2.version).toBe(2)
+          const stale = yield* Effect.flip(store.put({ task: sampleTask("t1", "completed"), owner: "a", pushConfigs: [] }, 1))
+          expect(stale._tag).toBe("VersionConflict")
+          if (stale._tag === "VersionConflict") expect(stale.actual).toBe(2)
+          const read = Option.getOrThrow(yield* store.get("t1"))
+          expect(read.task.status.state).toBe("input-required")
+        })
+      ))
+
+    it.scoped("refuses to create a task that exists, and to update one that does not", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          const again = yield* Effect.flip(store.put({ task: sampleTask("t1"), owner: "b", pushConfigs: [] }, 0))
+          expect(again._tag).toBe("VersionConflict")
+          const missing = yield* Effect.flip(store.put({ task: sampleTask("t2"), owner: "a", pushConfigs: [] }, 3))
+          expect(missing._tag).toBe("VersionConflict")
+          expect(Option.getOrThrow(yield* store.get("t1")).owner).toBe("a")
+        })
+      ))
+
+    it.scoped("lets exactly one of two concurrent writers with the same version win", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          const results = yield* Effect.all(
+            [
+              Effect.either(store.put({ task: sampleTask("t1", "completed"), owner: "a", pushConfigs: [] }, 1)),
+              Effect.either(store.put({ task: sampleTask("t1", "canceled"), owner: "a", pushConfigs: [] }, 1))
+            ],
+            { concurrency: "unbounded" }
+          )
+          expect(results.filter((r) => r._tag === "Right")).toHaveLength(1)
+        })
+      ))
+
+    it.scoped("lists by owner and by context", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1", "working", "c1"), owner: "alice", pushConfigs: [] }, 0)
+          yield* store.put({ task: sampleTask("t2", "working", "c2"), owner: "bob", pushConfigs: [] }, 0)
+          yield* store.put({ task: sampleTask("t3", "completed", "c1"), owner: "alice", pushConfigs: [] }, 0)
+          const ids = (rs: ReadonlyArray<{ readonly task: Task }>) => rs.map((r) => r.task.id).sort()
+          expect(ids(yield* store.list())).toEqual(["t1", "t2", "t3"])
+          expect(ids(yield* store.list({ owner: "alice" }))).toEqual(["t1", "t3"])
+          expect(ids(yield* store.list({ contextId: "c2" }))).toEqual(["t2"])
+        })
+      ))
+
+    it.scoped("deletes, and says whether something was deleted", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          expect(yield* store.delete("t1")).toBe(true)
+          expect(yield* store.delete("t1")).toBe(false)
+          expect(Option.isNone(yield* store.get("t1"))).toBe(true)
+          // a deleted task can be created again from version 0
+          expect((yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)).version).toBe(1)
+        })
+      ))
+  })
+}
