@@ -4,7 +4,12 @@
  * Bun closes connections idle for 10 s by default, which would cut quiet SSE streams, so the
  * idle timeout is turned off here and heartbeats keep intermediaries awake.
  */
+import { lookup } from "node:dns/promises"
 import type { WebHandlerServer, Listening, ListenOptions } from "./listening.ts"
+
+/** Resolves webhook host names with Bun's resolver, for `push.resolveDns`. */
+export const bunDnsResolver = async (host: string): Promise<ReadonlyArray<string>> =>
+  (await lookup(host, { all: true })).map((entry) => entry.address)
 
 interface BunServer {
   readonly port: number

@@ -8,6 +8,7 @@ interface DenoHttpServer {
   shutdown(): Promise<void>
 }
 declare const Deno: {
+  resolveDns(query: string, type: "A" | "AAAA"): Promise<Array<string>>
   serve(
     options: {
       port: number
@@ -16,6 +17,15 @@ declare const Deno: {
     },
     handler: (request: Request) => Promise<Response>
   ): DenoHttpServer
+}
+
+/** Resolves webhook host names with `Deno.resolveDns` (A and AAAA), for `push.resolveDns`. */
+export const denoDnsResolver = async (host: string): Promise<ReadonlyArray<string>> => {
+  if (host === "localhost") return ["127.0.0.1", "::1"]
+  const [v4, v6] = await Promise.allSettled([Deno.resolveDns(host, "A"), Deno.resolveDns(host, "AAAA")])
+  const addresses = [...(v4.status === "fulfilled" ? v4.value : []), ...(v6.status === "fulfilled" ? v6.value : [])]
+  if (addresses.length === 0) throw new Error(`${host} does not resolve`)
+  return addresses
 }
 
 /** Starts `server` on Deno; resolves once it listens. */

@@ -4,12 +4,17 @@
  * Requests go straight to the server's Effect HTTP app through `@effect/platform-node`,
  * without building a Web `Request` and `Response` per call (the fast path).
  */
+import { lookup } from "node:dns/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import type { Listening, ListenOptions, WebHandlerServer } from "./listening.ts"
+
+/** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
+export const nodeDnsResolver = async (host: string): Promise<ReadonlyArray<string>> =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address)
 
 /** A server that also exposes its Effect HTTP app (every A2A server does). */
 export interface NodeServable extends WebHandlerServer {

@@ -73,13 +73,13 @@ export const PushAttempt = Schema.Struct({
   reason: opt(Schema.String)
 }).annotations({ identifier: "PushAttempt" })
 
-/** The end of a push delivery: delivered, or abandoned after `attempt` tries. */
+/** The end of a push delivery: delivered, or abandoned after `attempt` tries (0: never sent, queue full). */
 export const PushOutcome = Schema.Struct({
   kind: Schema.tag("push-outcome"),
   ...at,
   taskId: Schema.String,
   url: Schema.String,
-  attempt: Schema.Int.pipe(Schema.positive()),
+  attempt: Schema.Int.pipe(Schema.nonNegative()),
   outcome: Schema.Literal("delivered", "abandoned")
 }).annotations({ identifier: "PushOutcome" })
 

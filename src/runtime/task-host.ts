@@ -2,7 +2,7 @@ import { Cause, Clock, Deferred, Effect, Exit, ExecutionStrategy, FiberId, Scope
 import type { Fiber } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
-import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
 import type { Agent } from "../agent/agent.ts"
 import { toAgentMessage, toParts } from "../agent/messages.ts"
 import type { MessageInput } from "../agent/messages.ts"
@@ -18,8 +18,12 @@ import type { TaskStore } from "./task-store.ts"
 /** A Task state change, as observed through `TaskRuntime.onTaskChange`. */
 export interface TaskChange {
   readonly task: Task
+  /** The state before this change; absent when the task was just created. */
+  readonly previous?: TaskState
   /** Id of the owning principal. */
   readonly owner: string
+  /** The task's push-notification configs at the time of the change. */
+  readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
 }
 
 /** What a host needs from its runtime. */
@@ -138,7 +142,7 @@ export const makeTaskHost = (
       materialized = true
       const task = taskOf(snapshot)
       log.append(task)
-      env.notify({ task, owner })
+      env.notify({ task, owner, pushConfigs: persist.pushConfigs() })
       signal()
     }
 
@@ -154,7 +158,7 @@ export const makeTaskHost = (
       snapshot = result.snapshot
       for (const e of result.emitted) log.append(e)
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
-        env.notify({ task: taskOf(snapshot), owner })
+        env.notify({ task: taskOf(snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()
       }
       if (isTerminal(state())) release()

@@ -284,7 +284,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           if (retries <= 0) return yield* Effect.fail(new Internal({ message: "task kept changing during cancel" }))
           return yield* cancelStored(fresh.value, retries - 1)
         }
-        env.notify({ task, owner: record.owner })
+        env.notify({ task, previous: record.task.status.state, owner: record.owner, pushConfigs: record.pushConfigs })
         return task
       })
 

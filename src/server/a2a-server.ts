@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * const server = A2AServer.make(agent)
+ * const server = await A2AServer.make(agent)
  * Deno.serve(server.handler)            // or Bun.serve({ fetch: server.handler })
  * // later: await server.dispose()
  * ```
@@ -12,18 +12,32 @@
 import { HttpApp, HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
-import type { Agent } from "../agent/agent.ts"
-import { anonymous, type Principal } from "../auth/principal.ts"
+import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
+import type { AuditSink } from "../audit/audit-sink.ts"
+import type { Principal } from "../auth/principal.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
-import { baseUrlOf, cardPaths, publishCard } from "./card-route.ts"
+import { makeAuditTrail } from "./audit-trail.ts"
+import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
+import { baseUrlOf, cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
+import { makePushService, type PushOptions } from "./push-service.ts"
 
 /** Options of {@link A2AServer.make} and {@link A2AServer.layer}. */
 export interface A2AServerConfig extends A2AServerOptions {
   /** Options of the task runtime (store, replay window, ...). */
   readonly runtime?: TaskRuntimeOptions
+  /** Authenticators for the schemes the card's `security` names; required when it names any. */
+  readonly authentication?: AuthenticationOptions
+  /** Where audit events go: every request, refusal, extension activation, transition and push attempt. */
+  readonly audit?: AuditSink
+  /** Push-notification delivery, used when the card declares `capabilities.pushNotifications`. */
+  readonly push?: PushOptions
+  /** The card served by `agent/getAuthenticatedExtendedCard` to authenticated callers. */
+  readonly extendedCard?: AgentCardInput | ((principal: Principal) => AgentCardInput)
+  /** Signs every published card (JWS over RFC 8785 canonical JSON). */
+  readonly cardSigning?: CardSigning
 }
 
 /** A running A2A server, not yet bound to a port: hand `handler` (or `app`) to an HTTP server. */
@@ -36,7 +50,8 @@ export interface A2AServerHandle {
   readonly runtime: TaskRuntime
   /**
    * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
-   * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled.
+   * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
+   * queued push notifications get a few seconds to go out.
    */
   readonly dispose: (options?: { readonly graceMs?: number }) => Promise<void>
 }
@@ -44,51 +59,91 @@ export interface A2AServerHandle {
 interface Built {
   readonly runtime: TaskRuntime
   readonly register: (router: HttpLayerRouter.HttpRouter) => Effect.Effect<void>
-  readonly shutdown: Deferred.Deferred<void>
+  readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
 const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, never, Scope.Scope> =>
   Effect.gen(function* () {
     const options = resolveServerOptions(config)
+    const card: AgentCard = {
+      ...agent.card,
+      ...(config.extendedCard !== undefined ? { supportsAuthenticatedExtendedCard: true } : {})
+    }
+    if (config.extendedCard !== undefined && (card.security?.length ?? 0) === 0) {
+      throw new Error("An extended card needs the card to declare `security`: it is served to authenticated callers only")
+    }
+    const audit = makeAuditTrail(config.audit)
     const runtime = yield* TaskRuntime.make(agent, config.runtime)
-    const shutdown = yield* Deferred.make<void>()
-    const card: AgentCard = agent.card
-    const handlers = makeMethodHandlers({ runtime, card, extendedCard: undefined })
-    const principal = (_request: HttpServerRequest.HttpServerRequest): Effect.Effect<Principal, HttpServerResponse.HttpServerResponse> =>
-      Effect.succeed(anonymous)
-    const rpc = jsonRpcRoute({
-      handlers,
-      extensions: card.capabilities.extensions ?? [],
-      options,
-      shutdown: Deferred.await(shutdown),
-      principal
+    const streamsEnded = yield* Deferred.make<void>()
+    const facts = { rest: false, extendedCard: config.extendedCard !== undefined }
+    const publisher = makeCardPublisher(card, options, facts, config.cardSigning)
+
+    if (audit.enabled) {
+      yield* runtime.onTaskChange((change) => {
+        if (change.previous === change.task.status.state) return
+        Effect.runFork(audit.record({
+          kind: "task-transition",
+          taskId: change.task.id,
+          from: change.previous ?? null,
+          to: change.task.status.state
+        }))
+      })
+    }
+    const push = card.capabilities.pushNotifications === true
+      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), audit.record)
+      : undefined
+
+    const extended = config.extendedCard
+    const handlers = makeMethodHandlers({
+      runtime,
+      card,
+      extendedCard: extended === undefined ? undefined : (ctx) =>
+        Effect.sync(() => {
+          const input = typeof extended === "function" ? extended(ctx.principal) : extended
+          return publishCard(completeCard(input), ctx.baseUrl, options, facts)
+        }),
+      checkPushConfig: push?.check
     })
+    const principal = makePrincipalResolver(card, config.authentication, (refusal, target) =>
+      audit.record({
+        kind: "auth-refused",
+        schemes: refusal.schemes,
+        status: refusal.status,
+        reason: refusal.reason,
+        ...(target.method !== undefined ? { method: target.method } : {})
+      }))
+    const rpc = jsonRpcRoute({ handlers, card, options, shutdown: Deferred.await(streamsEnded), principal, audit })
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.succeed(HttpServerResponse.unsafeJson(
-        publishCard(card, baseUrlOf(request.url, request.headers["host"], options), options),
-        { headers: { "access-control-allow-origin": "*" } }
-      ))
+      Effect.map(publisher(baseUrlOf(request.url, request.headers["host"], options)), (published) =>
+        HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } }))
+
     const register = (router: HttpLayerRouter.HttpRouter) =>
       Effect.gen(function* () {
         yield* router.add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* router.add("GET", path, cardJson)
+        if (push !== undefined) {
+          yield* router.add("GET", "/.well-known/jwks.json", Effect.map(push.jwks, HttpServerResponse.fromWeb))
+        }
+      })
+    const shutdown = (graceMs: number) =>
+      Effect.gen(function* () {
+        yield* Deferred.succeed(streamsEnded, undefined)
+        yield* runtime.shutdown({ grace: graceMs })
+        if (push !== undefined) yield* push.shutdown
       })
     return { runtime, register, shutdown }
   })
 
-const shutdownWith = (built: Built, graceMs: number) =>
-  Effect.gen(function* () {
-    yield* Deferred.succeed(built.shutdown, undefined)
-    yield* built.runtime.shutdown({ graceMs })
-  })
-
 /** Serving an agent over A2A. */
 export const A2AServer = {
-  /** Builds a server for `agent`: a Web handler, an Effect app and `dispose`. */
-  make: (agent: Agent, config: A2AServerConfig = {}): A2AServerHandle => {
+  /**
+   * Builds a server for `agent`: a Web handler, an Effect app and `dispose`. Asynchronous because
+   * starting may generate keys (push-notification signing) with Web Crypto.
+   */
+  make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
-    const built = Effect.runSync(Scope.extend(build(agent, config), scope))
-    const app = Effect.runSync(Scope.extend(
+    const built = await Effect.runPromise(Scope.extend(build(agent, config), scope))
+    const app = await Effect.runPromise(Scope.extend(
       HttpLayerRouter.toHttpEffect(HttpLayerRouter.use(built.register)),
       scope
     )) as unknown as HttpApp.Default
@@ -101,9 +156,7 @@ export const A2AServer = {
       runtime: built.runtime,
       dispose: (options) =>
         (disposed ??= Effect.runPromise(
-          shutdownWith(built, options?.graceMs ?? defaultGrace).pipe(
-            Effect.ensuring(Scope.close(scope, Exit.void))
-          )
+          built.shutdown(options?.graceMs ?? defaultGrace).pipe(Effect.ensuring(Scope.close(scope, Exit.void)))
         ))
     }
   },
@@ -111,12 +164,18 @@ export const A2AServer = {
   /**
    * The server's routes for an app that already runs an `HttpLayerRouter`. The task runtime
    * lives as long as the layer.
+   *
+   * @example
+   * ```ts
+   * const app = Layer.mergeAll(A2AServer.layer(agent), myOtherRoutes)
+   * HttpLayerRouter.serve(app).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: 8080 })), Layer.launch)
+   * ```
    */
   layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
     HttpLayerRouter.use((router) =>
       Effect.gen(function* () {
         const built = yield* build(agent, config)
-        yield* Effect.addFinalizer(() => shutdownWith(built, resolveServerOptions(config).shutdownGraceMs))
+        yield* Effect.addFinalizer(() => built.shutdown(resolveServerOptions(config).shutdownGraceMs))
         yield* built.register(router)
       })
     )

@@ -25,6 +25,10 @@ export const readBody = (
   if (declared !== undefined && Number(declared) > limit) {
     return Effect.fail(new BodyTooLarge({ limit }))
   }
+  // A Web request without a body has no stream to read (Bun reports that as an error).
+  if (typeof Request !== "undefined" && request.source instanceof Request && request.source.body === null) {
+    return Effect.succeed(new Uint8Array(0))
+  }
   return request.stream.pipe(
     Stream.mapError((cause) => new BodyUnreadable({ cause })),
     Stream.runFoldEffect({ parts: [] as Array<Uint8Array>, size: 0 }, (acc, part) => {

@@ -6,7 +6,7 @@
  * stream, because stream clients (the official JS client among them) refuse a JSON reply.
  */
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Option, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Stream } from "effect"
 import { decodeRequest } from "../../schemas/decode-request.ts"
 import {
   Internal,
@@ -15,10 +15,12 @@ import {
   JSONParse,
   type ProtocolError
 } from "../../schemas/error-catalogue.ts"
-import type { AgentExtension } from "../../schemas/index.ts"
+import type { AgentCard } from "../../schemas/index.ts"
 import { methods, type MethodName } from "../../schemas/methods.ts"
-import type { Principal } from "../auth/principal.ts"
+import type { AuditTrail } from "./audit-trail.ts"
+import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
+import { baseUrlOf } from "./card-publisher.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
 import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
 import type { MethodHandlers } from "./method-handlers.ts"
@@ -28,12 +30,13 @@ import { errorFrame, sseBody, sseHeaders } from "./sse-writer.ts"
 /** What the endpoint needs. */
 export interface JsonRpcRouteDeps {
   readonly handlers: MethodHandlers
-  readonly extensions: ReadonlyArray<AgentExtension>
+  readonly card: AgentCard
   readonly options: ResolvedServerOptions
   /** Ends every open stream when the server shuts down. */
   readonly shutdown: Effect.Effect<void>
-  /** Who is calling; decided before any work starts. */
-  readonly principal: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<Principal, HttpServerResponse.HttpServerResponse>
+  /** Who is calling; decided before any method runs. */
+  readonly principal: PrincipalResolver
+  readonly audit: AuditTrail
 }
 
 const json = (body: string, status = 200, headers?: Record<string, string>) =>
@@ -58,16 +61,27 @@ const parseJson = (text: string): unknown =>
     ? JSON.parse(text, (key, value) => (key === "__proto__" ? undefined : value))
     : JSON.parse(text)
 
+/** The task a request concerns, for the audit trail: named in the params or created by the call. */
+const taskIdOf = (params: unknown, result: unknown): string | undefined => {
+  const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
+  const r = result as { kind?: unknown; id?: unknown } | undefined
+  const candidate = p?.id ?? p?.taskId ?? p?.message?.taskId ?? (r?.kind === "task" ? r.id : undefined)
+  return typeof candidate === "string" ? candidate : undefined
+}
+
+const skillTarget = (card: AgentCard, params: unknown): { skill?: string } => {
+  const skill = requestedSkill(card, params)
+  return skill === undefined ? {} : { skill }
+}
+
 /** Builds the handler of `POST <rpcPath>`. */
 export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const { handlers, options } = deps
+  const extensions = deps.card.capabilities.extensions ?? []
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const authenticated = yield* Effect.either(deps.principal(request))
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
       const body = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
       if (body._tag === "Left") {
         return body.left._tag === "BodyTooLarge"
@@ -91,22 +105,47 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           ? HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
           : jsonError(id, error)
 
-      const negotiation = negotiateExtensions(deps.extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
+      const authenticated = yield* Effect.either(
+        deps.principal(request, { id, method, ...skillTarget(deps.card, decoded.params) })
+      )
+      if (authenticated._tag === "Left") return authenticated.left
+      const principal = authenticated.right
+
+      const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") return answerError(negotiation.error)
+      if (deps.audit.enabled) {
+        for (const uri of negotiation.uris) yield* deps.audit.record({ kind: "extension-activated", uri, method })
+      }
       const echo: Record<string, string> = negotiation.uris.length > 0
         ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
         : {}
 
       const lastEventHeader = request.headers["last-event-id"]
       const lastEventId = lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined
-      const ctx = { principal, extensions: negotiation.uris, lastEventId }
+      const baseUrl = baseUrlOf(request.url, request.headers["host"], options)
+      const ctx = { principal, extensions: negotiation.uris, lastEventId, baseUrl }
       const handler = handlers[method] as (params: unknown, c: typeof ctx) => Effect.Effect<unknown, ProtocolError>
+      const started = yield* Clock.currentTimeMillis
       const outcome = yield* handler(decoded.params, ctx).pipe(
+        Effect.tapDefect((defect) => Effect.logError(`${method} failed with a defect`, defect)),
         Effect.sandbox,
         Effect.mapError(toProtocolError),
         Effect.either,
         Effect.withSpan("a2a.request", { attributes: { "a2a.method": method, "a2a.principal": principal.id } })
       )
+      if (deps.audit.enabled) {
+        const taskId = taskIdOf(decoded.params, outcome._tag === "Right" ? outcome.right : undefined)
+        yield* deps.audit.record({
+          kind: "request",
+          method,
+          principal: principal.id,
+          outcome: outcome._tag === "Left" ? "error" : "ok",
+          ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          durationMs: (yield* Clock.currentTimeMillis) - started,
+          requestId: id,
+          ...(taskId !== undefined ? { taskId } : {})
+        })
+      }
       if (outcome._tag === "Left") return answerError(outcome.left)
       if (!streaming) return json(successResponse(id, outcome.right), 200, echo)
       const events = outcome.right as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>

@@ -11,7 +11,7 @@ import {
   UnsupportedOperation,
   type ProtocolError
 } from "../../schemas/error-catalogue.ts"
-import type { AgentCard } from "../../schemas/index.ts"
+import type { AgentCard, MessageSendParams, PushNotificationConfig } from "../../schemas/index.ts"
 import type { MethodName, methods } from "../../schemas/methods.ts"
 import type { RequestContext, SequencedEvent, TaskRuntime } from "../runtime/task-runtime.ts"
 import type { Schema } from "effect"
@@ -28,6 +28,8 @@ export type Answer<M extends MethodName> = (typeof methods)[M]["streaming"] exte
 export interface CallContext extends RequestContext {
   /** `Last-Event-ID` of a resubscribe, when the client sent one. */
   readonly lastEventId: number | undefined
+  /** The server's base URL as this request sees it (for cards). */
+  readonly baseUrl: string
 }
 
 /** The handler of every core method. */
@@ -40,7 +42,9 @@ export interface HandlerDeps {
   readonly runtime: TaskRuntime
   readonly card: AgentCard
   /** The card for authenticated callers, when the agent has one. */
-  readonly extendedCard: ((ctx: RequestContext) => Effect.Effect<AgentCard, ProtocolError>) | undefined
+  readonly extendedCard: ((ctx: CallContext) => Effect.Effect<AgentCard, ProtocolError>) | undefined
+  /** Refuses unsafe push configs (URL guard, header values) as they arrive. */
+  readonly checkPushConfig: ((config: PushNotificationConfig) => Effect.Effect<void, ProtocolError>) | undefined
 }
 
 const streamingOff = (method: string) =>
@@ -49,21 +53,31 @@ const pushOff = () =>
   Effect.fail(new PushNotificationNotSupported({ message: "This agent does not support push notifications" }))
 
 /** Builds the handlers, gating each method on the capability that enables it. */
-export const makeMethodHandlers = ({ runtime, card, extendedCard }: HandlerDeps): MethodHandlers => {
+export const makeMethodHandlers = ({ runtime, card, extendedCard, checkPushConfig }: HandlerDeps): MethodHandlers => {
   const streaming = card.capabilities.streaming === true
   const push = card.capabilities.pushNotifications === true
+  const checked = (config: PushNotificationConfig | undefined) =>
+    config === undefined || checkPushConfig === undefined ? Effect.void : checkPushConfig(config)
+  /** A config that comes with a message is checked (or refused, when push is off) before any task starts. */
+  const inlinePush = (params: MessageSendParams) => {
+    const config = params.configuration?.pushNotificationConfig
+    if (config === undefined) return Effect.void
+    return push ? checked(config) : pushOff()
+  }
   return {
-    "message/send": (params, ctx) => runtime.send(params, ctx),
-    "message/stream": (params, ctx) => (streaming ? runtime.stream(params, ctx) : streamingOff("message/stream")),
+    "message/send": (params, ctx) => Effect.zipRight(inlinePush(params), runtime.send(params, ctx)),
+    "message/stream": (params, ctx) =>
+      streaming ? Effect.zipRight(inlinePush(params), runtime.stream(params, ctx)) : streamingOff("message/stream"),
     "tasks/get": (params, ctx) => runtime.get(params, ctx),
     "tasks/cancel": (params, ctx) => runtime.cancel(params, ctx),
     "tasks/resubscribe": (params, ctx) =>
       streaming ? runtime.resubscribe(params, ctx, ctx.lastEventId) : streamingOff("tasks/resubscribe"),
-    "tasks/pushNotificationConfig/set": (params, ctx) => (push ? runtime.setPushConfig(params, ctx) : pushOff()),
+    "tasks/pushNotificationConfig/set": (params, ctx) =>
+      push ? Effect.zipRight(checked(params.pushNotificationConfig), runtime.setPushConfig(params, ctx)) : pushOff(),
     "tasks/pushNotificationConfig/get": (params, ctx) => (push ? runtime.getPushConfig(params, ctx) : pushOff()),
     "tasks/pushNotificationConfig/list": (params, ctx) => (push ? runtime.listPushConfigs(params, ctx) : pushOff()),
     "tasks/pushNotificationConfig/delete": (params, ctx) =>
-      push ? runtime.deletePushConfig(params, ctx) : pushOff(),
+      push ? Effect.as(runtime.deletePushConfig(params, ctx), null) : pushOff(),
     "agent/getAuthenticatedExtendedCard": (_params, ctx) =>
       card.supportsAuthenticatedExtendedCard === true && extendedCard !== undefined
         ? extendedCard(ctx)

@@ -1,0 +1,75 @@
+/**
+ * The demo agent that `npm start` serves. Each behaviour has its own skill, chosen by the
+ * message's `metadata.skill` or by how the text starts:
+ *
+ * - `echo` (any other text): streams the text back as artifact chunks, then completes.
+ * - `reply` (text starting with "reply"): answers with a single Message and no task.
+ * - `greet` (text starting with "greet"): asks for a name (`input-required`), then greets.
+ */
+import { Effect } from "effect"
+import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
+import { messageText } from "../../src/agent/messages.ts"
+import type { TaskContext } from "../../src/agent/task-context.ts"
+
+/** The demo agent's card. */
+export const demoCard: AgentCardInput = {
+  name: "a2a-actors demo agent",
+  description: "Echoes text as streamed artifacts, answers with plain messages and asks for input.",
+  version: "1.0.0",
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ["text/plain", "application/json"],
+  defaultOutputModes: ["text/plain"],
+  skills: [
+    { id: "echo", name: "Echo", description: "Streams the text back in a few artifact chunks.", tags: ["echo", "streaming"], examples: ["hello there"] },
+    { id: "reply", name: "Reply", description: "Answers with a single message, no task.", tags: ["message"], examples: ["reply hello"] },
+    { id: "greet", name: "Greet", description: "Asks for your name, then greets you.", tags: ["input-required"], examples: ["greet"] }
+  ]
+}
+
+const skillOf = (ctx: TaskContext): string => {
+  const chosen = ctx.message.metadata?.["skill"]
+  if (typeof chosen === "string") return chosen
+  const text = messageText(ctx.message).trimStart().toLowerCase()
+  if (text.startsWith("reply")) return "reply"
+  if (text.startsWith("greet")) return "greet"
+  return "echo"
+}
+
+/** Splits text into about `count` chunks, keeping every character. */
+const chunksOf = (text: string, count: number): Array<string> => {
+  const size = Math.max(1, Math.ceil(text.length / count))
+  const out: Array<string> = []
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size))
+  return out.length > 0 ? out : [""]
+}
+
+const echo = (ctx: TaskContext) =>
+  Effect.gen(function* () {
+    yield* ctx.working("Echoing")
+    const chunks = chunksOf(messageText(ctx.message), 4)
+    for (const [i, chunk] of chunks.entries()) {
+      yield* ctx.artifact(chunk, { artifactId: "echo", name: "echo", append: i > 0, lastChunk: i === chunks.length - 1 })
+    }
+    yield* ctx.complete("Done")
+  })
+
+const greet = (ctx: TaskContext) =>
+  Effect.gen(function* () {
+    const answer = yield* ctx.requestInput("What is your name?")
+    yield* ctx.complete(`Hello, ${messageText(answer).trim() || "stranger"}!`)
+  })
+
+/** The demo agent. */
+export const demoAgent = Agent.make({
+  card: demoCard,
+  execute: (ctx) => {
+    switch (skillOf(ctx)) {
+      case "reply":
+        return ctx.reply(`You said: ${messageText(ctx.message)}`)
+      case "greet":
+        return greet(ctx)
+      default:
+        return echo(ctx)
+    }
+  }
+})

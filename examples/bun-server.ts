@@ -1,0 +1,17 @@
+/**
+ * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, AGENT=demo|conformance
+ * and PUSH_ALLOW=<cidr,...> from the environment).
+ */
+import { bunDnsResolver, serveBun } from "../src/adapters/bun.ts"
+import { A2AServer } from "../src/server/a2a-server.ts"
+import { pickAgent } from "./agents/pick.ts"
+
+const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  push: { resolveDns: bunDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
+})
+const listening = await serveBun(server, {
+  port: Number(process.env["PORT"] ?? 0),
+  host: process.env["HOST"] ?? "127.0.0.1"
+})
+console.log(`A2A server listening on ${listening.url}`)
+process.once("SIGTERM", () => void listening.close().then(() => process.exit(0)))

@@ -1,0 +1,18 @@
+/**
+ * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance
+ * and PUSH_ALLOW=<cidr,...> from the environment).
+ */
+import { nodeDnsResolver, serveNode } from "../src/adapters/node.ts"
+import { A2AServer } from "../src/server/a2a-server.ts"
+import { pickAgent } from "./agents/pick.ts"
+
+const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  push: { resolveDns: nodeDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
+})
+const listening = await serveNode(server, {
+  port: Number(process.env["PORT"] ?? 0),
+  host: process.env["HOST"] ?? "127.0.0.1",
+  web: process.env["NODE_WEB"] === "1"
+})
+console.log(`A2A server listening on ${listening.url}`)
+process.once("SIGTERM", () => void listening.close().then(() => process.exit(0)))

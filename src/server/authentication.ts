@@ -1,0 +1,110 @@
+/**
+ * Who is calling: the card's security requirements enforced by the configured authenticators,
+ * before any method runs. A refusal is a finished HTTP answer (401 with `WWW-Authenticate`, or
+ * 403), so nothing behind it — no task, no stream — is ever created.
+ */
+import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import type { AgentCard } from "../../schemas/index.ts"
+import type { PeerCertificateInfo } from "../auth/auth-request.ts"
+import { authenticate, AuthRefusal, checkAuthPolicy, type AuthPolicy, type AuthTarget } from "../auth/authenticate.ts"
+import { challengeFor, joinChallenges } from "../auth/challenge.ts"
+import type { Authenticator } from "../auth/authenticator.ts"
+import { anonymous, type Principal } from "../auth/principal.ts"
+import { refusalResponse } from "../auth/refusal-response.ts"
+
+const extendedCardMethod = "agent/getAuthenticatedExtendedCard"
+
+/** How a server authenticates callers. */
+export interface AuthenticationOptions {
+  /** One authenticator per scheme name of the card's `securitySchemes`. */
+  readonly authenticators: Readonly<Record<string, Authenticator>>
+  /** Decides whether an authenticated principal may call `method`; refusing answers 403. */
+  readonly authorize?: AuthPolicy["authorize"]
+  /** The realm named in `WWW-Authenticate` challenges. Default `a2a`. */
+  readonly realm?: string
+  /**
+   * The TLS client certificate of a request, for mutual TLS. Hosts that terminate TLS provide
+   * it (the Node adapter exports `nodeClientCertificate`).
+   */
+  readonly clientCertificate?: (request: HttpServerRequest.HttpServerRequest) => PeerCertificateInfo | undefined
+}
+
+/** What a request targets, for per-skill requirements and the authorization hook. */
+export interface RequestTarget extends AuthTarget {
+  /** The JSON-RPC id to echo in a refusal, when the envelope could be read. */
+  readonly id?: string | number | null
+  /** The binding the refusal is written for. */
+  readonly binding?: "jsonrpc" | "rest"
+}
+
+/** Resolves the principal of a request, or the HTTP answer that refuses it. */
+export type PrincipalResolver = (
+  request: HttpServerRequest.HttpServerRequest,
+  target: RequestTarget
+) => Effect.Effect<Principal, HttpServerResponse.HttpServerResponse>
+
+/** Called with every refusal, for the audit seam. */
+export type RefusalListener = (refusal: AuthRefusal, target: RequestTarget) => Effect.Effect<void>
+
+/**
+ * The resolver for `card`. A card without `security` admits everyone as the anonymous
+ * principal; a card that declares requirements needs `options` with an authenticator for each
+ * scheme it names, which is checked here, at startup, not on the first request.
+ */
+export const makePrincipalResolver = (
+  card: AgentCard,
+  options: AuthenticationOptions | undefined,
+  onRefusal: RefusalListener = () => Effect.void
+): PrincipalResolver => {
+  const declared = (card.security?.length ?? 0) > 0 || (card.skills ?? []).some((s) => (s.security?.length ?? 0) > 0)
+  if (!declared) return () => Effect.succeed(anonymous)
+  if (options === undefined) {
+    throw new Error("The agent card declares security requirements but the server has no `authentication` option")
+  }
+  const policy: AuthPolicy = {
+    card,
+    authenticators: options.authenticators,
+    ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
+    ...(options.realm !== undefined ? { realm: options.realm } : {})
+  }
+  const problems = checkAuthPolicy(policy)
+  if (problems.length > 0) throw new Error(`Invalid authentication configuration: ${problems.join("; ")}`)
+
+  return (request, target) => {
+    const certificate = options.clientCertificate?.(request)
+    const authRequest = {
+      headers: new Headers(request.headers as Record<string, string>),
+      url: new URL(request.url, "http://localhost"),
+      ...(certificate !== undefined ? { clientCertificate: certificate } : {})
+    }
+    const authTarget: AuthTarget = {
+      ...(target.method !== undefined ? { method: target.method } : {}),
+      ...(target.skill !== undefined ? { skill: target.skill } : {})
+    }
+    return authenticate(policy, authRequest, authTarget).pipe(
+      Effect.filterOrFail(
+        // The extended card is for authenticated callers only, even where the card makes credentials optional.
+        (principal) => !(target.method === extendedCardMethod && principal === anonymous),
+        () => new AuthRefusal({
+          status: 401,
+          reason: "missing_credentials",
+          message: "The extended agent card is served to authenticated callers only",
+          schemes: Object.keys(card.securitySchemes ?? {}),
+          challenge: joinChallenges(Object.values(card.securitySchemes ?? {}).map((scheme) =>
+            challengeFor(scheme, { realm: options.realm ?? "a2a" })))
+        })
+      ),
+      Effect.tapError((refusal) => onRefusal(refusal, target)),
+      Effect.mapError((refusal) =>
+        HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc" }))
+      )
+    )
+  }
+}
+
+/** The skill a message asks for through `metadata.skill`, if it names one of the card's skills. */
+export const requestedSkill = (card: AgentCard, params: unknown): string | undefined => {
+  const skill = (params as { message?: { metadata?: { skill?: unknown } } } | undefined)?.message?.metadata?.skill
+  return typeof skill === "string" && card.skills.some((s) => s.id === skill) ? skill : undefined
+}
