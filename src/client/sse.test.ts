@@ -36,6 +36,14 @@ describe("sseMessages", () => {
     ])
   })
 
+  it("dispatches a last event whose blank line is a CR at the very end of the body", async () => {
+    expect(await read(["data: a\r\r", "data: b\r", "\r"])).toEqual([
+      { id: undefined, event: undefined, data: "a" },
+      { id: undefined, event: undefined, data: "b" }
+    ])
+    expect(await read(["data: whole\n\ndata: half\r"])).toEqual([{ id: undefined, event: undefined, data: "whole" }])
+  })
+
   it("drops an event left incomplete when the body ends", async () => {
     expect(await read(["data: whole\n\n", "data: half"])).toEqual([{ id: undefined, event: undefined, data: "whole" }])
   })

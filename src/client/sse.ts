@@ -60,14 +60,34 @@ export const sseMessages = (
         `${limits.url} sent a stream event larger than ${limits.maxEventBytes} bytes`,
         { url: limits.url, method: limits.method }
       )
+    let endsWithCr = false
+    const feed = (text: string) => {
+      if (text === "") return
+      parser.feed(text)
+      endsWithCr = text.endsWith("\r")
+    }
+    const take = () => {
+      if (overflow) return Effect.fail(tooLarge())
+      const out = ready
+      ready = []
+      return Effect.succeed(out)
+    }
     return bodyChunks(body, limits).pipe(
       Stream.mapEffect((chunk) => {
-        parser.feed(decoder.decode(chunk, { stream: true }))
-        if (overflow) return Effect.fail(tooLarge())
-        const out = ready
-        ready = []
-        return Effect.succeed(out)
+        feed(decoder.decode(chunk, { stream: true }))
+        return take()
       }),
+      Stream.concat(
+        Stream.fromEffect(
+          Effect.suspend(() => {
+            feed(decoder.decode())
+            // A CR that ends the body is a complete line ending, but the parser holds it back to see whether an
+            // LF follows; an LF now makes it the CRLF it is equivalent to, so a final `\r\r` still dispatches.
+            if (endsWithCr) parser.feed("\n")
+            return take()
+          })
+        )
+      ),
       Stream.flattenIterables
     )
   })
