@@ -20,13 +20,14 @@ const clean = (text: string): string => {
 }
 
 /**
- * The text of the agent message that explains why a task failed because its agent did: the error's
- * message, never its stack.
+ * The text of the agent message that explains why a task failed because its agent did: the message of
+ * the error the agent failed with, never its stack. A defect (a bug: a thrown exception, `Effect.die`)
+ * is not described at all, since its text may carry internals; the server log has it.
  */
 export const agentFailureText = (cause: Cause.Cause<unknown>): string => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) return `The agent failed: ${clean(describe(failure.value))}`
   const defect = Cause.dieOption(cause)
-  if (Option.isSome(defect)) return `The agent crashed: ${clean(describe(defect.value))}`
+  if (Option.isSome(defect)) return "The agent crashed; the details are in the server log."
   return "The agent was interrupted before finishing the task."
 }

@@ -23,6 +23,7 @@ import { acceptedInputModes, unsupportedMimeType } from "./input-modes.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
 import type { MemoryTaskStoreOptions } from "./memory-task-store.ts"
 import { findConfig, removeConfig, upsertConfig } from "./push-configs.ts"
+import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
 import type { TaskChange, TaskHost } from "./task-host.ts"
@@ -121,6 +122,11 @@ export interface TaskRuntimeOptions {
   readonly memoryStore?: MemoryTaskStoreOptions
   /** Events each task's log keeps for replay and for readers lagging behind. Default 1,024. */
   readonly logWindow?: number
+  /**
+   * How long (and how many) logs of finished tasks stay available to `tasks/resubscribe` with
+   * `Last-Event-ID`. Default 30 s and 1,000 logs.
+   */
+  readonly finishedLogs?: FinishedLogOptions
 }
 
 /** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
@@ -137,6 +143,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const store = options.store ?? (yield* makeMemoryTaskStore(options.memoryStore))
     const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
     const hosts = new Map<string, TaskHost>()
+    const finished = makeFinishedLogs(options.finishedLogs)
     const listeners = new Set<(change: TaskChange) => void>()
     const inputModes = acceptedInputModes(agent.card)
     let accepting = true
@@ -149,7 +156,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         for (const l of listeners) l(change)
       },
       release: (taskId: string) => {
+        const host = hosts.get(taskId)
         hosts.delete(taskId)
+        if (host !== undefined && host.materialized()) finished.add(taskId, host.log, Date.now())
       }
     }
 
@@ -301,6 +310,11 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const resubscribe = (params: TaskIdParams, ctx: RequestContext, lastEventId?: number) =>
       Effect.map(lookup(params.id, ctx.principal), ({ host, task }) => {
         if (host === undefined || !host.materialized()) {
+          // A task that finished here moments ago still has its events: resume exactly after the client's last one.
+          const log = lastEventId === undefined ? undefined : finished.get(params.id, Date.now())
+          if (log !== undefined && lastEventId !== undefined && lastEventId < log.lastSeq()) {
+            return untilFinal(log.subscribe({ after: lastEventId }))
+          }
           return Stream.make<Array<SequencedEvent>>({ seq: 0, event: task })
         }
         return untilFinal(host.log.subscribe(lastEventId === undefined ? {} : { after: lastEventId }))
