@@ -27,3 +27,24 @@ export {
 export type { ArtifactChunk, ArtifactTable } from "./artifacts.ts"
 
 // Workflow machines
+export {
+  approvalMachine,
+  reviewEventFromText,
+  templateDraft,
+  type ApprovalContext,
+  type ApprovalEmitted,
+  type ApprovalEvent,
+  type ApprovalInput,
+  type DraftInput
+} from "./approval.ts"
+export {
+  pipelineMachine,
+  pipelineStep,
+  pipelineSteps,
+  type PipelineContext,
+  type PipelineEmitted,
+  type PipelineEvent,
+  type StepInput,
+  type StepName,
+  type StepRun
+} from "./pipeline.ts"

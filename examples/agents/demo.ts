@@ -5,9 +5,13 @@
  * - `echo` (any other text): streams the text back as artifact chunks, then completes.
  * - `reply` (text starting with "reply"): answers with a single Message and no task.
  * - `greet` (text starting with "greet"): asks for a name (`input-required`), then greets.
+ * - `approval` (text starting with "draft"): the approval workflow machine; the reviewer answers
+ *   "approve", "reject <why>" or "revise <what>", or calls `approval/approve` and friends.
  */
 import { Effect } from "effect"
 import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
+import type { WorkflowAgent } from "../../src/workflow/index.ts"
+import { approvalAgent, approvalExtension } from "./approval.ts"
 import { messageText } from "../../src/agent/messages.ts"
 import type { TaskContext } from "../../src/agent/task-context.ts"
 
@@ -16,13 +20,14 @@ export const demoCard: AgentCardInput = {
   name: "a2a-actors demo agent",
   description: "Echoes text as streamed artifacts, answers with plain messages and asks for input.",
   version: "1.0.0",
-  capabilities: { streaming: true, pushNotifications: false },
+  capabilities: { streaming: true, pushNotifications: false, extensions: [approvalExtension.declaration] },
   defaultInputModes: ["text/plain", "application/json"],
   defaultOutputModes: ["text/plain"],
   skills: [
     { id: "echo", name: "Echo", description: "Streams the text back in a few artifact chunks.", tags: ["echo", "streaming"], examples: ["hello there"] },
     { id: "reply", name: "Reply", description: "Answers with a single message, no task.", tags: ["message"], examples: ["reply hello"] },
-    { id: "greet", name: "Greet", description: "Asks for your name, then greets you.", tags: ["input-required"], examples: ["greet"] }
+    { id: "greet", name: "Greet", description: "Asks for your name, then greets you.", tags: ["input-required"], examples: ["greet"] },
+    { id: "approval", name: "Draft for approval", description: "Drafts a document and waits for approve, reject or revise.", tags: ["workflow"], examples: ["draft a launch note"] }
   ]
 }
 
@@ -32,6 +37,7 @@ const skillOf = (ctx: TaskContext): string => {
   const text = messageText(ctx.message).trimStart().toLowerCase()
   if (text.startsWith("reply")) return "reply"
   if (text.startsWith("greet")) return "greet"
+  if (text.startsWith("draft")) return "approval"
   return "echo"
 }
 
@@ -59,17 +65,22 @@ const greet = (ctx: TaskContext) =>
     yield* ctx.complete(`Hello, ${messageText(answer).trim() || "stranger"}!`)
   })
 
-/** The demo agent. */
-export const demoAgent = Agent.make({
-  card: demoCard,
-  execute: (ctx) => {
-    switch (skillOf(ctx)) {
-      case "reply":
-        return ctx.reply(`You said: ${messageText(ctx.message)}`)
-      case "greet":
-        return greet(ctx)
-      default:
-        return echo(ctx)
+/** The demo agent. Its approval skill runs the workflow agent, whose extension methods it serves too. */
+export const demoAgent: WorkflowAgent = {
+  ...Agent.make({
+    card: demoCard,
+    execute: (ctx) => {
+      switch (skillOf(ctx)) {
+        case "reply":
+          return ctx.reply(`You said: ${messageText(ctx.message)}`)
+        case "greet":
+          return greet(ctx)
+        case "approval":
+          return approvalAgent.execute(ctx)
+        default:
+          return echo(ctx)
+      }
     }
-  }
-})
+  }),
+  workflowExtensions: approvalAgent.workflowExtensions
+}

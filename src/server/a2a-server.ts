@@ -23,6 +23,7 @@ import { jsonRpcRoute } from "./json-rpc-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
 import { makePushService, type PushOptions } from "./push-service.ts"
+import { Workflow } from "../workflow/index.ts"
 
 /** Options of {@link A2AServer.make} and {@link A2AServer.layer}. */
 export interface A2AServerConfig extends A2AServerOptions {
@@ -112,7 +113,19 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
         reason: refusal.reason,
         ...(target.method !== undefined ? { method: target.method } : {})
       }))
-    const rpc = jsonRpcRoute({ handlers, card, options, shutdown: Deferred.await(streamsEnded), principal, audit })
+    const workflows = Workflow.router(runtime)
+    const extensionMethods = workflows.methods.size === 0
+      ? undefined
+      : { methods: workflows.methods, route: workflows.routeExtensionMethod }
+    const rpc = jsonRpcRoute({
+      handlers,
+      card,
+      options,
+      shutdown: Deferred.await(streamsEnded),
+      principal,
+      audit,
+      extensionMethods
+    })
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.map(publisher(baseUrlOf(request.url, request.headers["host"], options)), (published) =>
         HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } }))
@@ -143,8 +156,9 @@ export const A2AServer = {
   make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
     const built = await Effect.runPromise(Scope.extend(build(agent, config), scope))
+    // A router of its own: `toHttpEffect` memoizes the router layer globally, so a second server in one process would collide.
     const app = await Effect.runPromise(Scope.extend(
-      HttpLayerRouter.toHttpEffect(HttpLayerRouter.use(built.register)),
+      Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
     )) as unknown as HttpApp.Default
     const handler = HttpApp.toWebHandler(app)

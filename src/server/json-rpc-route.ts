@@ -17,6 +17,7 @@ import {
 } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { methods, type MethodName } from "../../schemas/methods.ts"
+import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
@@ -37,6 +38,14 @@ export interface JsonRpcRouteDeps {
   /** Who is calling; decided before any method runs. */
   readonly principal: PrincipalResolver
   readonly audit: AuditTrail
+  /** Extension methods (`{namespace}/{action}`) and where they go. */
+  readonly extensionMethods: ExtensionMethods | undefined
+}
+
+/** The extension methods a server routes besides the core ones. */
+export interface ExtensionMethods {
+  readonly methods: ReadonlySet<string>
+  readonly route: (method: string, params: unknown, ctx: RequestContext) => Effect.Effect<unknown, ProtocolError>
 }
 
 const json = (body: string, status = 200, headers?: Record<string, string>) =>
@@ -78,6 +87,7 @@ const skillTarget = (card: AgentCard, params: unknown): { skill?: string } => {
 export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const { handlers, options } = deps
   const extensions = deps.card.capabilities.extensions ?? []
+  const decodeOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
@@ -96,10 +106,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       } catch {
         return jsonError(null, new JSONParse({ message: "Request body is not valid JSON" }))
       }
-      const decoded = decodeRequest(parsed)
+      const decoded = decodeRequest(parsed, decodeOptions)
       if (decoded._tag === "Failure") return jsonError(decoded.id, decoded.error)
       const { id, method } = decoded
-      const streaming = methods[method].streaming
+      const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
       const answerError = (error: ProtocolError) =>
         streaming
           ? HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
@@ -124,7 +134,9 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const lastEventId = lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined
       const baseUrl = baseUrlOf(request.url, request.headers["host"], options)
       const ctx = { principal, extensions: negotiation.uris, lastEventId, baseUrl }
-      const handler = handlers[method] as (params: unknown, c: typeof ctx) => Effect.Effect<unknown, ProtocolError>
+      const handler = decoded._tag === "Extension"
+        ? (params: unknown, c: typeof ctx) => deps.extensionMethods!.route(method, params, c)
+        : handlers[decoded.method] as (params: unknown, c: typeof ctx) => Effect.Effect<unknown, ProtocolError>
       const started = yield* Clock.currentTimeMillis
       const outcome = yield* handler(decoded.params, ctx).pipe(
         Effect.tapDefect((defect) => Effect.logError(`${method} failed with a defect`, defect)),
