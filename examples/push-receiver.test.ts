@@ -48,7 +48,7 @@ describe("push receiver example", () => {
 
       const forger = await Effect.runPromise(makePushKeySet())
       const headers = await Effect.runPromise(
-        makePushSigner({ issuer: "http://agent.test", keys: forger }).headers({ taskId: "task-7", config: { url: receiver.url, token: "tok-7" } })
+        makePushSigner({ issuer: "http://agent.test", keys: forger }).headers({ taskId: "task-7", config: { url: receiver.url, token: "tok-7" }, body: JSON.stringify(snapshot("failed")) })
       )
       const forged = await fetch(receiver.url, {
         method: "POST",

@@ -86,7 +86,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
     const attemptOnce = (item: LaneItem, body: string): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
         const target = yield* options.guard.check(item.config.url)
-        const auth = yield* signer.headers({ taskId: item.taskId, config: item.config })
+        const auth = yield* signer.headers({ taskId: item.taskId, config: item.config, body })
         const headers: Record<string, string> = { "content-type": "application/json", ...auth }
         if (!Object.values(headers).every(isSafeHeaderValue)) {
           return yield* new WebhookRefused({ reason: "header-value", message: "a header value carries CR, LF or controls", url: redactUrl(item.config.url) })

@@ -10,7 +10,7 @@ const task: Task = { kind: "task", id: "task-9", contextId: "ctx-9", status: { s
 const config = { url: hook }
 
 const sign = (keys: PushKeySet) =>
-  Effect.map(makePushSigner({ issuer: "https://agent.example.com", keys }).headers({ taskId: task.id, config }), (h) => ({
+  Effect.map(makePushSigner({ issuer: "https://agent.example.com", keys }).headers({ taskId: task.id, config, body: JSON.stringify(task) }), (h) => ({
     authorization: h["Authorization"],
     token: undefined,
     body: JSON.stringify(task)

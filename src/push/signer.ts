@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { bodyDigest, bodyDigestClaim } from "./body-digest.ts"
 import { Clock, Effect } from "effect"
 import * as jose from "jose"
 import type { PushNotificationConfig } from "../../schemas/index.ts"
@@ -18,6 +19,8 @@ export const notificationTokenHeader = "X-A2A-Notification-Token"
 export interface SignInput {
   readonly taskId: string
   readonly config: PushNotificationConfig
+  /** The exact body that will be sent; its digest is signed with it. */
+  readonly body: string
 }
 
 /** Produces the authentication headers of one notification. */
@@ -35,6 +38,8 @@ export interface PushSignerOptions {
 /** The claims of a push token, beyond the registered ones. */
 export interface PushTokenClaims extends jose.JWTPayload {
   readonly taskId: string
+  /** base64url SHA-256 of the body (see `body-digest.ts`). */
+  readonly body_sha256: string
 }
 
 const wantsBearer = (config: PushNotificationConfig) => {
@@ -56,7 +61,7 @@ const tokenHeader = (config: PushNotificationConfig): Record<string, string> =>
  * const headers = yield* signer.headers({ taskId: task.id, config })
  */
 export const makePushSigner = (options: PushSignerOptions): PushSigner => ({
-  headers: ({ taskId, config }) =>
+  headers: ({ taskId, config, body }) =>
     Effect.gen(function*() {
       const headers = tokenHeader(config)
       if (!wantsBearer(config)) {
@@ -67,7 +72,7 @@ export const makePushSigner = (options: PushSignerOptions): PushSigner => ({
       }
       const key = yield* options.keys.current
       const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-      const claims: PushTokenClaims = { taskId }
+      const claims: PushTokenClaims = { taskId, [bodyDigestClaim]: yield* bodyDigest(body) }
       const jwt = yield* Effect.promise(() =>
         new jose.SignJWT(claims)
           .setProtectedHeader({ alg: pushSigningAlg, kid: key.kid, typ: "JWT" })

@@ -17,14 +17,14 @@ const setup = (config = { url: hook, token: "tok-1" }) =>
     const keys = yield* makePushKeySet({ tokenTtlSeconds: 300 })
     const signer = makePushSigner({ issuer, keys })
     const notify = (t: Task = task) =>
-      Effect.map(signer.headers({ taskId: t.id, config }), (h) => ({
+      Effect.map(signer.headers({ taskId: t.id, config, body: JSON.stringify(t) }), (h) => ({
         authorization: h["Authorization"],
         token: h["X-A2A-Notification-Token"],
         body: JSON.stringify(t)
       }))
     const verifier = (extra: Partial<PushVerifierOptions> = {}) =>
       Effect.map(keys.jwks, (jwks) => makePushVerifier({ audience: hook, keys: { jwks }, issuer, token: "tok-1", ...extra }))
-    return { keys, signer, notify, verifier }
+    return { keys, signer, notify, verifier, config }
   })
 
 describe("push verifier", () => {
@@ -78,16 +78,24 @@ describe("push verifier", () => {
       yield* v.verify(yield* notify())
     }))
 
-  it.effect("refuses a wrong notification token, a wrong issuer, a body for another task, no token at all", () =>
+  it.effect("refuses a wrong notification token, a wrong issuer, a changed body, a body for another task, no token at all", () =>
     Effect.gen(function*() {
-      const { notify, verifier } = yield* setup()
+      const { notify, verifier, signer, config } = yield* setup()
       const v = yield* verifier()
       const input = yield* notify()
       expect((yield* Effect.flip(v.verify({ ...input, token: "tok-2" }))).reason).toBe("token")
       expect((yield* Effect.flip(v.verify({ ...input, authorization: undefined }))).reason).toBe("missing-authorization")
+      // Any change to the body breaks the digest the token carries: a state rewritten in transit is refused.
+      const tampered = input.body.replace('"completed"', '"failed"')
+      expect(tampered).not.toBe(input.body)
+      expect((yield* Effect.flip(v.verify({ ...input, body: tampered }))).reason).toBe("body-digest")
+      // A token whose digest matches a body for another task still names its own task.
       const other = JSON.stringify({ ...task, id: "task-2" })
-      expect((yield* Effect.flip(v.verify({ ...input, body: other }))).reason).toBe("task-mismatch")
-      expect((yield* Effect.flip(v.verify({ ...input, body: "{\"kind\":\"task\"}" }))).reason).toBe("bad-body")
+      const misnamed = yield* signer.headers({ taskId: task.id, config, body: other })
+      expect((yield* Effect.flip(v.verify({ ...input, authorization: misnamed["Authorization"], body: other }))).reason).toBe("task-mismatch")
+      const shapeless = "{\"kind\":\"task\"}"
+      const unshaped = yield* signer.headers({ taskId: task.id, config, body: shapeless })
+      expect((yield* Effect.flip(v.verify({ ...input, authorization: unshaped["Authorization"], body: shapeless }))).reason).toBe("bad-body")
       const strict = yield* verifier({ issuer: "https://elsewhere.example.com" })
       expect((yield* Effect.flip(strict.verify(input))).reason).toBe("issuer")
     }))
@@ -117,7 +125,8 @@ describe("push verifier", () => {
       const { signer } = yield* setup()
       const headers = yield* signer.headers({
         taskId: "t",
-        config: { url: hook, authentication: { schemes: ["Basic"], credentials: "dXNlcjpwdw==" } }
+        config: { url: hook, authentication: { schemes: ["Basic"], credentials: "dXNlcjpwdw==" } },
+        body: "{}"
       })
       expect(headers).toEqual({ Authorization: "Basic dXNlcjpwdw==" })
     }))

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { bodyDigest, bodyDigestClaim } from "./body-digest.ts"
 import { Clock, Data, Effect, Schema } from "effect"
 import * as jose from "jose"
 import { Task } from "../../schemas/index.ts"
@@ -25,6 +26,7 @@ export type RejectionReason =
   | "replay-cache-full"
   | "token"
   | "bad-body"
+  | "body-digest"
   | "task-mismatch"
   | "keys-unavailable"
 
@@ -142,12 +144,15 @@ export const makePushVerifier = (options: PushVerifierOptions): PushVerifier => 
             clockTolerance: options.clockToleranceSeconds ?? 30,
             maxTokenAge: maxAge,
             currentDate: new Date(now),
-            requiredClaims: ["iat", "exp", "jti", "aud", "taskId"]
+            requiredClaims: ["iat", "exp", "jti", "aud", "taskId", bodyDigestClaim]
           }),
         catch: fromJoseError
       })
       if (typeof payload.jti !== "string" || typeof payload.taskId !== "string" || payload.exp! - payload.iat! > maxAge) {
         return yield* Effect.fail(reject("claims", "jti, taskId or the token lifetime is not acceptable"))
+      }
+      if (payload[bodyDigestClaim] !== (yield* bodyDigest(input.body))) {
+        return yield* Effect.fail(reject("body-digest", "the body is not the one the token was signed for"))
       }
       const task = yield* Effect.mapError(decodeTask(input.body), () => reject("bad-body", "the body is not a Task"))
       if (task.id !== payload.taskId) {

@@ -245,8 +245,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const host = found.host ?? (yield* adopt(found.record!, message))
         const before = host.task()
         const after = host.log.lastSeq()
-        yield* host.resume(input).pipe(Effect.mapError((r) => new InvalidParams({ message: r.message })))
+        // The config first, so the changes this message causes are delivered to it too.
         yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
+        yield* host.resume(input).pipe(Effect.mapError((r) => new InvalidParams({ message: r.message })))
         return { host, after, before }
       })
 

@@ -20,6 +20,7 @@ import { makeAuditTrail } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { baseUrlOf, cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
+import { registerRest } from "./rest/rest-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
 import { makePushService, type PushOptions } from "./push-service.ts"
@@ -76,7 +77,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const audit = makeAuditTrail(config.audit)
     const runtime = yield* TaskRuntime.make(agent, config.runtime)
     const streamsEnded = yield* Deferred.make<void>()
-    const facts = { rest: false, extendedCard: config.extendedCard !== undefined }
+    const facts = { rest: true, extendedCard: config.extendedCard !== undefined }
     const publisher = makeCardPublisher(card, options, facts, config.cardSigning)
 
     if (audit.enabled) {
@@ -117,15 +118,8 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const extensionMethods = workflows.methods.size === 0
       ? undefined
       : { methods: workflows.methods, route: workflows.routeExtensionMethod }
-    const rpc = jsonRpcRoute({
-      handlers,
-      card,
-      options,
-      shutdown: Deferred.await(streamsEnded),
-      principal,
-      audit,
-      extensionMethods
-    })
+    const routeDeps = { handlers, card, options, shutdown: Deferred.await(streamsEnded), principal, audit }
+    const rpc = jsonRpcRoute({ ...routeDeps, extensionMethods })
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.map(publisher(baseUrlOf(request.url, request.headers["host"], options)), (published) =>
         HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } }))
@@ -134,6 +128,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       Effect.gen(function* () {
         yield* router.add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* router.add("GET", path, cardJson)
+        yield* registerRest(router, routeDeps)
         if (push !== undefined) {
           yield* router.add("GET", "/.well-known/jwks.json", Effect.map(push.jwks, HttpServerResponse.fromWeb))
         }

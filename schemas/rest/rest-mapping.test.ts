@@ -1,0 +1,341 @@
+import { Arbitrary, Either, FastCheck, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { AgentCard } from "../agent-card.ts"
+import { SendMessageResult, StreamResult } from "../events.ts"
+import { MessageSendParams } from "../params.ts"
+import { TaskPushNotificationConfig } from "../push.ts"
+import { Task } from "../task.ts"
+import {
+  cardFromRest,
+  cardToRest,
+  decodeRestRequest,
+  decodeRestResponse,
+  fromRest,
+  fromRestRole,
+  fromRestState,
+  taskStates,
+  toRest,
+  toRestRole,
+  toRestState
+} from "./index.ts"
+
+const numRuns = 40
+const viaJson = (u: unknown): unknown => JSON.parse(JSON.stringify(u))
+const right = <A, E>(e: Either.Either<A, E>): A => {
+  if (Either.isLeft(e)) throw new Error(`expected a decoded value, got ${String(e.left)}`)
+  return e.right
+}
+const leftMessage = <A, E extends { message: string }>(e: Either.Either<A, E>): string => {
+  if (Either.isRight(e)) throw new Error(`expected a failure, got ${JSON.stringify(e.right)}`)
+  return e.left.message
+}
+
+// Resource names (`tasks/{id}/...`) cannot carry a `/` in an id: the `.proto` naming scheme's own limit.
+const slashFree = (s: string) => s !== "" && !s.includes("/")
+
+describe("REST mapping round trips (encode to the REST form, then decode, gives the value back)", () => {
+  it("Task", () => {
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(Task), (t) => {
+        expect(right(decodeRestResponse.task(viaJson(toRest.task(t))))).toEqual(t)
+      }),
+      { numRuns }
+    )
+  })
+
+  it("every stream event, wrapped by kind", () => {
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(StreamResult), (e) => {
+        expect(right(decodeRestResponse.streamResponse(viaJson(toRest.streamResponse(e))))).toEqual(e)
+      }),
+      { numRuns }
+    )
+  })
+
+  it("send results", () => {
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(SendMessageResult), (r) => {
+        expect(right(decodeRestResponse.sendResponse(viaJson(toRest.sendResponse(r))))).toEqual(r)
+      }),
+      { numRuns }
+    )
+  })
+
+  it("send requests; a configuration always says whether it blocks", () => {
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(MessageSendParams), (p) => {
+        const expected = p.configuration === undefined
+          ? p
+          : { ...p, configuration: { ...p.configuration, blocking: p.configuration.blocking ?? true } }
+        expect(right(decodeRestRequest.sendParams(viaJson(toRest.sendMessageRequest(p))))).toEqual(expected)
+      }),
+      { numRuns }
+    )
+  })
+
+  it("task push configs, alone and as a creation request", () => {
+    const arb = Arbitrary.make(TaskPushNotificationConfig).filter((c) => slashFree(c.taskId))
+    FastCheck.assert(
+      FastCheck.property(arb, (c) => {
+        expect(right(decodeRestResponse.taskPushConfig(viaJson(toRest.taskPushConfig(c))))).toEqual(c)
+        expect(right(decodeRestRequest.createPushConfig(viaJson(toRest.createPushConfigRequest(c)), c.taskId))).toEqual(c)
+        expect(right(decodeRestResponse.pushConfigList(viaJson(toRest.pushConfigList([c, c]))))).toEqual([c, c])
+      }),
+      { numRuns }
+    )
+  })
+
+  it("agent cards, security schemes and requirements included", () => {
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(AgentCard), (card) => {
+        expect(right(decodeRestResponse.card(viaJson(cardToRest(card))))).toEqual(card)
+      }),
+      { numRuns: 25 }
+    )
+  })
+})
+
+describe("REST enums", () => {
+  it("maps every task state both ways, by name and by number", () => {
+    expect(taskStates).toHaveLength(9)
+    for (const [state, name, n] of taskStates) {
+      expect(toRestState(state)).toBe(name)
+      expect(fromRestState(name)).toBe(state)
+      expect(fromRestState(n)).toBe(state)
+      expect(fromRestState(state)).toBe(state)
+    }
+    expect(toRestState("canceled")).toBe("TASK_STATE_CANCELLED")
+    expect(fromRestState("TASK_STATE_CANCELED")).toBe("canceled")
+    expect(fromRestState("TASK_STATE_BOGUS")).toBe("TASK_STATE_BOGUS")
+  })
+
+  it("maps both roles both ways", () => {
+    expect(toRestRole("user")).toBe("ROLE_USER")
+    expect(toRestRole("agent")).toBe("ROLE_AGENT")
+    expect([fromRestRole("ROLE_USER"), fromRestRole(1), fromRestRole("user")]).toEqual(["user", "user", "user"])
+    expect([fromRestRole("ROLE_AGENT"), fromRestRole(2), fromRestRole("agent")]).toEqual(["agent", "agent", "agent"])
+    expect(fromRestRole("ROLE_UNSPECIFIED")).toBe("ROLE_UNSPECIFIED")
+  })
+})
+
+describe("REST input in the spellings peers use", () => {
+  const expectedParams = {
+    message: {
+      kind: "message",
+      messageId: "m-1",
+      contextId: "c-1",
+      taskId: "t-1",
+      role: "user",
+      parts: [
+        { kind: "text", text: "hi" },
+        { kind: "file", file: { uri: "https://example.com/a.png", mimeType: "image/png", name: "a.png" } },
+        { kind: "file", file: { bytes: "aGk=", mimeType: "text/plain" } },
+        { kind: "data", data: { answer: 42 } }
+      ],
+      referenceTaskIds: ["t-0"],
+      metadata: { trace: "x" }
+    },
+    configuration: {
+      acceptedOutputModes: ["text/plain"],
+      historyLength: 3,
+      pushNotificationConfig: { url: "https://hooks.example.com", token: "tok", authentication: { schemes: ["Bearer"] } },
+      blocking: true
+    },
+    metadata: { m: 1 }
+  }
+
+  it("the protobuf mapping in snake_case, with the `request` wrapper", () => {
+    const body = {
+      request: {
+        message_id: "m-1",
+        context_id: "c-1",
+        task_id: "t-1",
+        role: "ROLE_USER",
+        content: [
+          { text: "hi" },
+          { file: { file_with_uri: "https://example.com/a.png", mime_type: "image/png", name: "a.png" } },
+          { file: { file_with_bytes: "aGk=", mime_type: "text/plain" } },
+          { data: { data: { answer: 42 } } }
+        ],
+        reference_task_ids: ["t-0"],
+        metadata: { trace: "x" }
+      },
+      configuration: {
+        accepted_output_modes: ["text/plain"],
+        history_length: 3,
+        push_notification: { url: "https://hooks.example.com", token: "tok", authentication: { schemes: ["Bearer"] } },
+        blocking: true
+      },
+      metadata: { m: 1 }
+    }
+    expect(right(decodeRestRequest.sendParams(body))).toEqual(expectedParams)
+  })
+
+  it("the protobuf mapping in camelCase, as the JS SDK sends it", () => {
+    const body = viaJson(toRest.sendMessageRequest(expectedParams as MessageSendParams))
+    expect(body).toMatchObject({ message: { role: "ROLE_USER", content: [{ text: "hi" }, {}, {}, { data: { data: { answer: 42 } } }] } })
+    expect(right(decodeRestRequest.sendParams(body))).toEqual(expectedParams)
+  })
+
+  it("plain A2A JSON, unchanged, kind-less parts included", () => {
+    const plain = { ...expectedParams, message: { ...expectedParams.message, parts: [{ text: "hi" }] } }
+    expect(right(decodeRestRequest.sendParams(plain))).toEqual({
+      ...expectedParams,
+      message: { ...expectedParams.message, parts: [{ kind: "text", text: "hi" }] }
+    })
+  })
+
+  it("an absent `blocking` means false in the protobuf form (its default), and stays absent in plain JSON", () => {
+    const proto = { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] }, configuration: { historyLength: 1 } }
+    expect(right(decodeRestRequest.sendParams(proto)).configuration?.blocking).toBe(false)
+    const bare = { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] } }
+    expect(right(decodeRestRequest.sendParams(bare)).configuration).toBeUndefined()
+    const plain = { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: {} }
+    expect(right(decodeRestRequest.sendParams(plain)).configuration?.blocking).toBeUndefined()
+  })
+
+  it("`{ data: { data: x } }` is a wrapped x in a protobuf message and literal data in a plain one", () => {
+    const part = { data: { data: { x: 1 } } }
+    const proto = right(decodeRestRequest.sendParams({ message: { messageId: "m", role: "ROLE_USER", content: [part] } }))
+    expect(proto.message.parts).toEqual([{ kind: "data", data: { x: 1 } }])
+    const plain = right(decodeRestRequest.sendParams({ message: { messageId: "m", role: "user", parts: [part] } }))
+    expect(plain.message.parts).toEqual([{ kind: "data", data: { data: { x: 1 } } }])
+  })
+
+  it("SDK-style responses: status message under `message` or `update`, `msg`, snake_case wrappers, false `final` left out", () => {
+    const status = { state: "TASK_STATE_WORKING", update: { message_id: "a", role: "ROLE_AGENT", content: [{ text: "busy" }] } }
+    expect(right(decodeRestResponse.streamResponse({ status_update: { task_id: "t", context_id: "c", status } }))).toEqual({
+      kind: "status-update",
+      taskId: "t",
+      contextId: "c",
+      final: false,
+      status: { state: "working", message: { kind: "message", messageId: "a", role: "agent", parts: [{ kind: "text", text: "busy" }] } }
+    })
+    expect(right(decodeRestResponse.sendResponse({ msg: { messageId: "a", role: "ROLE_AGENT", content: [{ text: "hi" }] } }))).toMatchObject({
+      kind: "message",
+      parts: [{ kind: "text", text: "hi" }]
+    })
+    const artifactUpdate = { artifact_update: { task_id: "t", context_id: "c", artifact: { artifact_id: "a", parts: [{ data: { data: { k: 1 } } }] }, last_chunk: true } }
+    expect(right(decodeRestResponse.streamResponse(artifactUpdate))).toEqual({
+      kind: "artifact-update",
+      taskId: "t",
+      contextId: "c",
+      artifact: { artifactId: "a", parts: [{ kind: "data", data: { k: 1 } }] },
+      lastChunk: true
+    })
+  })
+
+  it("protobuf-form objects get the protobuf defaults for what the mapping leaves out; plain ones do not", () => {
+    expect(right(decodeRestResponse.streamResponse({ statusUpdate: { taskId: "t", status: { state: "TASK_STATE_CANCELLED" }, final: true } })))
+      .toMatchObject({ kind: "status-update", contextId: "", status: { state: "canceled" } })
+    expect(right(decodeRestResponse.task({ id: "t", contextId: "c", status: {} })).status.state).toBe("unknown")
+    expect(right(decodeRestResponse.streamResponse({ artifactUpdate: { taskId: "t", contextId: "c", artifact: { artifactId: "a" } } })))
+      .toMatchObject({ artifact: { artifactId: "a", parts: [] } })
+    expect(Either.isLeft(decodeRestResponse.task({ kind: "task", id: "t", status: { state: "working" } }))).toBe(true)
+    expect(Either.isLeft(decodeRestResponse.streamResponse({ kind: "status-update", taskId: "t", contextId: "c", status: { state: "working" } }))).toBe(true)
+  })
+
+  it("bare plain A2A events are read too", () => {
+    const task = { kind: "task", id: "t", contextId: "c", status: { state: "completed" } }
+    expect(right(decodeRestResponse.streamResponse(task))).toEqual(task)
+    expect(right(decodeRestResponse.sendResponse({ task }))).toEqual(task)
+  })
+
+  it("push config creation in every form peers send; a body naming another task is refused", () => {
+    const config = { id: "c1", url: "https://hooks.example.com" }
+    const expected = { taskId: "t1", pushNotificationConfig: config }
+    const forms = [
+      { name: "tasks/t1/pushNotificationConfigs/c1", pushNotificationConfig: { url: config.url } },
+      { parent: "tasks/t1", config_id: "c1", config: { push_notification_config: { url: config.url } } },
+      { config: { taskId: "t1", pushNotificationConfig: config } },
+      { taskId: "t1", pushNotificationConfig: config },
+      config
+    ]
+    for (const form of forms) expect(right(decodeRestRequest.createPushConfig(form, "t1"))).toEqual(expected)
+    expect(leftMessage(decodeRestRequest.createPushConfig({ taskId: "t2", pushNotificationConfig: config }, "t1"))).toMatch(
+      /names task t2 but the URL names task t1/
+    )
+    expect(right(decodeRestResponse.pushConfigList([{ taskId: "t1", pushNotificationConfig: config }]))).toEqual([expected])
+    expect(right(decodeRestResponse.pushConfigList({}))).toEqual([])
+  })
+})
+
+describe("REST input that the schemas refuse, with a message naming the path", () => {
+  const send = (message: unknown) => decodeRestRequest.sendParams({ message })
+
+  it("missing messageId, empty content, unknown role", () => {
+    expect(leftMessage(send({ role: "ROLE_USER", content: [{ text: "x" }] }))).toMatch(/messageId/)
+    expect(leftMessage(send({ messageId: "m", role: "ROLE_USER", content: [] }))).toMatch(/parts/)
+    expect(leftMessage(send({ messageId: "m", role: "ROLE_UNSPECIFIED", content: [{ text: "x" }] }))).toMatch(/role/)
+  })
+
+  it("a file part with both a URI and bytes, and a part with two kinds", () => {
+    const both = { file: { file_with_uri: "https://x", file_with_bytes: "aGk=" } }
+    expect(Either.isLeft(send({ messageId: "m", role: "ROLE_USER", content: [both] }))).toBe(true)
+    expect(Either.isLeft(send({ messageId: "m", role: "ROLE_USER", content: [{ text: "a", data: { data: {} } }] }))).toBe(true)
+  })
+
+  it("not an object at all", () => {
+    for (const body of [null, 42, "text", [], undefined]) {
+      expect(Either.isLeft(decodeRestRequest.sendParams(body))).toBe(true)
+    }
+  })
+
+  it("an unknown state in a response", () => {
+    const bad = { id: "t", contextId: "c", status: { state: "TASK_STATE_BOGUS" } }
+    expect(Either.isLeft(decodeRestResponse.task(bad))).toBe(true)
+  })
+})
+
+describe("REST output", () => {
+  it("carries no `kind` members and no A2A enum spellings", () => {
+    const task = Schema.decodeUnknownSync(Task)({
+      kind: "task",
+      id: "t",
+      contextId: "c",
+      status: { state: "input-required", message: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text: "?" }] } },
+      artifacts: [{ artifactId: "a", parts: [{ kind: "data", data: { x: 1 } }, { kind: "file", file: { uri: "https://x" } }] }]
+    })
+    const text = JSON.stringify(toRest.task(task))
+    expect(text).not.toMatch(/"kind"/)
+    expect(text).toContain('"state":"TASK_STATE_INPUT_REQUIRED"')
+    expect(text).toContain('"role":"ROLE_AGENT"')
+    expect(text).toContain('"content":[{"text":"?"}]')
+    expect(text).toContain('{"data":{"data":{"x":1}}}')
+    expect(text).toContain('{"file":{"fileWithUri":"https://x"}}')
+  })
+
+  it("wraps card security the way the `.proto` does, and reads it back", () => {
+    const card = Schema.decodeUnknownSync(AgentCard)({
+      protocolVersion: "0.3.0",
+      name: "n",
+      description: "d",
+      url: "https://a.example.com/",
+      version: "1",
+      capabilities: {},
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      skills: [],
+      securitySchemes: { key: { type: "apiKey", in: "header", name: "x-key" } },
+      security: [{ key: ["s"] }]
+    })
+    const rest = cardToRest(card)
+    expect(rest["securitySchemes"]).toEqual({ key: { apiKeySecurityScheme: { location: "header", name: "x-key" } } })
+    expect(rest["security"]).toEqual([{ schemes: { key: { list: ["s"] } } }])
+    expect(cardFromRest({ ...rest, security_schemes: rest["securitySchemes"], securitySchemes: undefined })).toMatchObject({
+      securitySchemes: { key: { type: "apiKey", in: "header", name: "x-key" } }
+    })
+  })
+
+  it("leaves free-form members alone: metadata and data keep snake_case and `kind` keys", () => {
+    const meta = { some_key: { kind: "x", message_id: 1 } }
+    const decoded = right(decodeRestRequest.sendParams({
+      message: { messageId: "m", role: "ROLE_USER", content: [{ data: { data: meta } }], metadata: meta },
+      metadata: meta
+    }))
+    expect(decoded.metadata).toEqual(meta)
+    expect(decoded.message.metadata).toEqual(meta)
+    expect(decoded.message.parts).toEqual([{ kind: "data", data: meta }])
+    expect(fromRest.part({ data: { data: meta } })).toEqual({ kind: "data", data: meta })
+  })
+})

@@ -1,0 +1,174 @@
+/**
+ * The REST (HTTP+JSON) binding: every `/v1` operation of A2A 0.3.0, served by the same method handlers,
+ * authentication, extension negotiation and audit trail as JSON-RPC.
+ *
+ * Input is accepted in plain A2A JSON and in the protobuf JSON mapping (either field spelling); output is
+ * the protobuf JSON mapping in camelCase, which is what the official JS SDK's REST client parses. An error
+ * is the catalogue's HTTP status with `{ code, message, data? }` as body (what that client reads); a
+ * stream's errors after its first byte are `event: error` frames with the same object.
+ *
+ * @example
+ * ```ts
+ * yield* registerRest(router, { handlers, card, options, shutdown, principal, audit })
+ * ```
+ */
+import { type HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { Cause, Clock, Effect, Option, Stream } from "effect"
+import type { AgentCard } from "../../../schemas/agent-card.ts"
+import {
+  Internal,
+  InvalidRequest,
+  isProtocolError,
+  MethodNotFound,
+  type ProtocolError,
+  toWireError
+} from "../../../schemas/error-catalogue.ts"
+import type { AuditTrail } from "../audit-trail.ts"
+import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
+import { baseUrlOf } from "../card-publisher.ts"
+import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "../extensions.ts"
+import type { CallContext, MethodHandlers } from "../method-handlers.ts"
+import type { ResolvedServerOptions } from "../options.ts"
+import { sseHeaders } from "../sse-writer.ts"
+import { readJsonBody } from "./rest-body.ts"
+import { bodyRule, prepareCall, type RestOutcome } from "./rest-operations.ts"
+import { matchRestRoute } from "./rest-paths.ts"
+import { restSseBody } from "./rest-sse.ts"
+
+/** What the REST binding needs: the same as the JSON-RPC endpoint, so one object can serve both. */
+export interface RestRouteDeps {
+  readonly handlers: MethodHandlers
+  /** The agent's card: its extensions are negotiated, its skills' security applied. */
+  readonly card: AgentCard
+  readonly options: ResolvedServerOptions
+  /** Ends every open stream when the server shuts down. */
+  readonly shutdown: Effect.Effect<void>
+  /** Who is calling; decided before any method runs. */
+  readonly principal: PrincipalResolver
+  readonly audit: AuditTrail
+}
+
+/** The router pattern the binding is registered under. */
+export const restRoutePattern = "/v1/*"
+
+type Headers = Record<string, string>
+
+const json = (value: unknown, status: number, headers: Headers = {}) =>
+  HttpServerResponse.text(JSON.stringify(value), { status, contentType: "application/json", headers })
+
+const errorJson = (error: ProtocolError, status: number = error.httpStatus, headers: Headers = {}) =>
+  json(toWireError(error), status, headers)
+
+const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
+  const failure = Option.getOrUndefined(Cause.failureOption(cause))
+  if (failure !== undefined && isProtocolError(failure)) return failure
+  return new Internal({ message: "Internal error" })
+}
+
+/** The task a call concerns, for the audit trail: named by its params or created by it. */
+const taskIdOf = (params: unknown, outcome: RestOutcome | undefined): string | undefined => {
+  const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
+  const body = outcome?._tag === "Json" ? (outcome.body as { task?: { id?: unknown } } | undefined) : undefined
+  const candidate = p?.id ?? p?.taskId ?? p?.message?.taskId ?? body?.task?.id
+  return typeof candidate === "string" ? candidate : undefined
+}
+
+/** Builds the handler of every `/v1/*` request. */
+export const restRoute = (deps: RestRouteDeps) => {
+  const { handlers, options, audit } = deps
+  const declared = deps.card.capabilities.extensions ?? []
+
+  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+    Effect.gen(function* () {
+      const url = new URL(request.url, "http://localhost")
+      const match = matchRestRoute(request.method, url.pathname)
+      switch (match._tag) {
+        case "BadPath":
+          return errorJson(new InvalidRequest({ message: "The request path is not valid percent-encoding" }), 400)
+        case "NotFound":
+          return errorJson(new MethodNotFound({ message: match.message }), 404)
+        case "MethodNotAllowed":
+          return errorJson(
+            new MethodNotFound({ message: `${request.method.slice(0, 10)} is not allowed here; use ${match.allow.join(" or ")}` }),
+            405,
+            { allow: match.allow.join(", ") }
+          )
+      }
+      const { operation } = match
+
+      const rule = bodyRule(operation.op)
+      let body: unknown = undefined
+      if (rule !== "none") {
+        const read = yield* Effect.either(readJsonBody(request, options.maxBodyBytes, rule === "required"))
+        if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
+        body = read.right
+      }
+      const prepared = prepareCall(handlers, operation, body, url.searchParams)
+      if (prepared._tag === "Left") return errorJson(prepared.left)
+      const { method, params } = prepared.right
+
+      const skill = requestedSkill(deps.card, params)
+      const authenticated = yield* Effect.either(
+        deps.principal(request, { method, binding: "rest", ...(skill === undefined ? {} : { skill }) })
+      )
+      if (authenticated._tag === "Left") return authenticated.left
+      const principal = authenticated.right
+
+      const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
+      if (negotiation._tag === "Refused") return errorJson(negotiation.error)
+      if (audit.enabled) {
+        for (const uri of negotiation.uris) yield* audit.record({ kind: "extension-activated", uri, method })
+      }
+      const echo: Headers = negotiation.uris.length > 0 ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") } : {}
+
+      const lastEventHeader = request.headers["last-event-id"]
+      const ctx: CallContext = {
+        principal,
+        extensions: negotiation.uris,
+        lastEventId: lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined,
+        baseUrl: baseUrlOf(request.url, request.headers["host"], options)
+      }
+      const started = yield* Clock.currentTimeMillis
+      const outcome = yield* prepared.right.run(ctx).pipe(
+        Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
+        Effect.sandbox,
+        Effect.mapError(toProtocolError),
+        Effect.either,
+        Effect.withSpan("a2a.request", { attributes: { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id } })
+      )
+      if (audit.enabled) {
+        const taskId = taskIdOf(params, outcome._tag === "Right" ? outcome.right : undefined)
+        yield* audit.record({
+          kind: "request",
+          method,
+          principal: principal.id,
+          outcome: outcome._tag === "Left" ? "error" : "ok",
+          ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          durationMs: (yield* Clock.currentTimeMillis) - started,
+          ...(taskId !== undefined ? { taskId } : {})
+        })
+      }
+      if (outcome._tag === "Left") return errorJson(outcome.left, outcome.left.httpStatus, echo)
+      const result = outcome.right
+      switch (result._tag) {
+        case "Json":
+          return json(result.body, 200, echo)
+        case "Empty":
+          return HttpServerResponse.empty({ status: 204, headers: echo })
+        case "Stream":
+          return HttpServerResponse.stream(
+            restSseBody(result.events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+            { headers: { ...sseHeaders, ...echo } }
+          )
+      }
+    }).pipe(
+      Effect.catchAllCause(() => Effect.succeed(errorJson(new Internal({ message: "Internal error" }), 500)))
+    )
+}
+
+/**
+ * Registers the REST binding on `router`: one catch-all route under `/v1/`, dispatched by
+ * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
+ */
+export const registerRest = (router: HttpLayerRouter.HttpRouter, deps: RestRouteDeps): Effect.Effect<void> =>
+  router.add("*", restRoutePattern, restRoute(deps)) as Effect.Effect<void>

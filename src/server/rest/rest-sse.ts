@@ -1,0 +1,51 @@
+/**
+ * The Server-Sent Events writer of the REST binding (`message:stream`, `tasks/{id}:subscribe`).
+ *
+ * Same framing as the JSON-RPC writer (`id: <seq>`, one `data:` line per event, a burst of queued events in
+ * one buffer, `: ping` while idle), but each `data:` holds the bare REST payload (`{"task":...}`,
+ * `{"statusUpdate":...}`) instead of a JSON-RPC envelope, and an error is an `event: error` frame whose
+ * data is `{ code, message, data? }`: what the official JS SDK's REST client reads and rethrows.
+ */
+import { Cause, Chunk, Clock, Effect, Option, Schedule, Stream } from "effect"
+import { Internal, isProtocolError, type ProtocolError, toWireError } from "../../../schemas/error-catalogue.ts"
+import { toRest } from "../../../schemas/rest/index.ts"
+import type { SequencedEvent } from "../../runtime/task-runtime.ts"
+import type { SseOptions } from "../sse-writer.ts"
+
+const encoder = new TextEncoder()
+const PING = encoder.encode(": ping\n\n")
+
+/** A single SSE `error` event carrying the wire error. */
+export const restErrorFrame = (error: ProtocolError): Uint8Array =>
+  encoder.encode(`event: error\ndata: ${JSON.stringify(toWireError(error))}\n\n`)
+
+/** The bytes of a REST stream of sequenced events. */
+export const restSseBody = (
+  events: Stream.Stream<SequencedEvent, ProtocolError>,
+  options: SseOptions
+): Stream.Stream<Uint8Array> => {
+  let lastWrite = 0
+  const frames = events.pipe(
+    Stream.mapChunks((chunk) => {
+      let text = ""
+      for (const { seq, event } of chunk) text += `id: ${seq}\ndata: ${JSON.stringify(toRest.streamResponse(event))}\n\n`
+      return Chunk.of(encoder.encode(text))
+    }),
+    Stream.catchAllCause((cause) => {
+      // A client that went away interrupts the writer: nothing is left to write to.
+      if (Cause.isInterruptedOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
+      const failure = Option.getOrUndefined(Cause.failureOption(cause))
+      const error = failure !== undefined && isProtocolError(failure)
+        ? failure
+        : new Internal({ message: "The stream ended because of an internal error" })
+      return Stream.succeed(restErrorFrame(error))
+    }),
+    Stream.tap(() => Clock.currentTimeMillis.pipe(Effect.map((now) => { lastWrite = now })))
+  )
+  if (options.heartbeatMs <= 0) return frames
+  const pings = Stream.fromSchedule(Schedule.spaced(options.heartbeatMs)).pipe(
+    Stream.filterEffect(() => Clock.currentTimeMillis.pipe(Effect.map((now) => now - lastWrite >= options.heartbeatMs))),
+    Stream.as(PING)
+  )
+  return Stream.merge(frames, pings, { haltStrategy: "left" })
+}
