@@ -1,0 +1,162 @@
+/**
+ * The contenders and their processes: each runs alone in a child process (so its memory is its
+ * own), announces its URL on stdout and answers `rss` on stdin (see `contenders/control.ts`).
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { buildSync } from "esbuild"
+
+/** How to start one contender. */
+export interface ContenderSpec {
+  readonly contender: string
+  readonly runtime: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+}
+
+/** A contender that is up and listening. */
+export interface RunningContender {
+  readonly spec: ContenderSpec
+  readonly url: string
+  /** Resident memory in bytes, after a full collection when the runtime allows one. */
+  readonly rss: () => Promise<{ readonly bytes: number; readonly gc: boolean }>
+  /** The last lines the process wrote to stderr (for failure reports). */
+  readonly stderrTail: () => string
+  readonly stop: () => Promise<void>
+}
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+const bin = (name: string) => `${root}node_modules/.bin/${name}`
+const file = (name: string) => `${root}bench/contenders/${name}`
+const nodeArgs = ["--expose-gc"]
+const bundles = `${root}node_modules/.cache/a2a-actors-bench/`
+const built = new Set<string>()
+
+/**
+ * A Node contender as one JavaScript file, its packages left as imports: Node runs what users
+ * deploy (compiled JS), so neither a TypeScript loader's memory nor its start-up is measured.
+ * Bun and Deno run the TypeScript as it is, which is how they are used.
+ */
+const nodeBundle = (name: string): string => {
+  const out = `${bundles}${name.replace(/\.ts$/, ".mjs")}`
+  if (!built.has(name)) {
+    buildSync({ entryPoints: [file(name)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" })
+    built.add(name)
+  }
+  return out
+}
+
+/** Options that change what the contenders do. */
+export interface SpecOptions {
+  /** Time to live of terminal tasks in this project's store. */
+  readonly ttlMs: number
+  /** Events per socket write of `raw-node-batched`. */
+  readonly batch?: number
+  /** Events a task's log keeps in this project's server; undefined = the runtime's default. */
+  readonly logWindow?: number | undefined
+  /** Makes `raw-node` leave out this chunk (a wrong answer, for tests). */
+  readonly rawDrop?: number
+}
+
+/** Every contender, in the order they are reported. */
+export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpec> => {
+  const ttl = ["--ttl", String(options.ttlMs), ...(options.logWindow === undefined ? [] : ["--log-window", String(options.logWindow)])]
+  const drop = options.rawDrop === undefined ? [] : ["--drop", String(options.rawDrop)]
+  return [
+    { contender: "a2a-actors", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), ...ttl] },
+    { contender: "a2a-actors", runtime: "node-web", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), "--web", ...ttl] },
+    { contender: "a2a-actors", runtime: "bun", command: bin("bun"), args: [file("a2a-actors-bun.ts"), ...ttl] },
+    {
+      contender: "a2a-actors",
+      runtime: "deno",
+      command: bin("deno"),
+      args: ["run", "-A", "--v8-flags=--expose-gc", file("a2a-actors-deno.ts"), ...ttl]
+    },
+    { contender: "a2a-js", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-js.ts")] },
+    { contender: "raw-node", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("raw-node.ts"), "--batch", "1", ...drop] },
+    {
+      contender: "raw-node-batched",
+      runtime: "node",
+      command: process.execPath,
+      args: [...nodeArgs, nodeBundle("raw-node.ts"), "--batch", String(options.batch ?? 256)]
+    }
+  ]
+}
+
+/** A contender's label in tables: `name` or `name (runtime)`. */
+export const labelOf = (spec: { readonly contender: string; readonly runtime: string }): string =>
+  spec.contender === "a2a-actors" ? `a2a-actors (${spec.runtime})` : spec.contender
+
+/** Starts a contender and waits until it listens. `extraArgs` go to the contender's program (e.g. profiling flags go first for node). */
+export const startContender = (spec: ContenderSpec, options: { readonly startupMs?: number; readonly runtimeArgs?: ReadonlyArray<string> } = {}): Promise<RunningContender> =>
+  new Promise((resolve, reject) => {
+    const args = spec.command === process.execPath ? [...(options.runtimeArgs ?? []), ...spec.args] : [...spec.args]
+    const child: ChildProcess = spawn(spec.command, args, { cwd: root, stdio: ["pipe", "pipe", "pipe"] })
+    let stderr = ""
+    let stdout = ""
+    let exited = false
+    const waiting: Array<(line: Record<string, unknown>) => void> = []
+    let announced = false
+    const timer = setTimeout(() => {
+      fail(new Error(`${labelOf(spec)} did not start within ${options.startupMs ?? 60_000} ms\n${stderr.slice(-2000)}`))
+    }, options.startupMs ?? 60_000)
+    const fail = (e: Error) => {
+      clearTimeout(timer)
+      if (!exited) child.kill("SIGKILL")
+      reject(e)
+    }
+    child.stderr?.setEncoding("utf8")
+    child.stderr?.on("data", (d: string) => {
+      stderr = (stderr + d).slice(-20_000)
+    })
+    child.on("exit", (code, signal) => {
+      exited = true
+      if (!announced) fail(new Error(`${labelOf(spec)} exited (${code ?? signal}) before listening\n${stderr.slice(-2000)}`))
+    })
+    child.stdout?.setEncoding("utf8")
+    child.stdout?.on("data", (d: string) => {
+      stdout += d
+      for (let nl = stdout.indexOf("\n"); nl >= 0; nl = stdout.indexOf("\n")) {
+        const line = stdout.slice(0, nl).trim()
+        stdout = stdout.slice(nl + 1)
+        if (!line.startsWith("{")) continue
+        let parsed: Record<string, unknown>
+        try {
+          parsed = JSON.parse(line) as Record<string, unknown>
+        } catch {
+          continue
+        }
+        if (parsed["ready"] === true && !announced) {
+          announced = true
+          clearTimeout(timer)
+          resolve(running(String(parsed["url"])))
+        } else if (typeof parsed["rss"] === "number") {
+          waiting.shift()?.(parsed)
+        }
+      }
+    })
+    const running = (url: string): RunningContender => ({
+      spec,
+      url,
+      stderrTail: () => stderr.slice(-2000),
+      rss: () =>
+        new Promise((ok, ko) => {
+          if (exited) return ko(new Error(`${labelOf(spec)} has exited\n${stderr.slice(-2000)}`))
+          waiting.push((line) => ok({ bytes: Number(line["rss"]), gc: line["gc"] === true }))
+          child.stdin?.write("rss\n")
+        }),
+      stop: () =>
+        new Promise<void>((done) => {
+          if (exited) return done()
+          // Asked politely first, so a profiled Node process gets to write its profile.
+          const term = setTimeout(() => child.kill("SIGTERM"), 3_000)
+          const force = setTimeout(() => child.kill("SIGKILL"), 6_000)
+          child.once("exit", () => {
+            clearTimeout(term)
+            clearTimeout(force)
+            done()
+          })
+          child.stdin?.write("exit\n")
+        })
+    })
+  })

@@ -1,0 +1,126 @@
+/**
+ * The four workloads of PERFORMANCE.md, each one measurement against one contender. Figures come
+ * only from answers the load client accepted; a round with any rejected answer is invalid.
+ */
+import { sendTask, streamTask, type Target } from "./load-client.ts"
+
+/** The outcome of one measured round. */
+export interface Measurement {
+  readonly ok: boolean
+  readonly error?: string
+  /** Metric name to value. */
+  readonly values: Readonly<Record<string, number>>
+  readonly p50_ms?: number
+  readonly p99_ms?: number
+}
+
+/** The `p`-quantile (0..1) of `xs`, nearest rank. */
+export const percentile = (xs: ReadonlyArray<number>, p: number): number => {
+  if (xs.length === 0) return Number.NaN
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] as number
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100
+
+/** Workload 1: one stream of `chunks` artifact chunks, read to the end. */
+export const oneStream = async (target: Target, chunks: number): Promise<Measurement> => {
+  const r = await streamTask(target, chunks)
+  const seconds = r.totalMs / 1000
+  return {
+    ok: r.ok,
+    ...(r.error === undefined ? {} : { error: r.error }),
+    values: { events_per_s: Math.round(r.events / seconds), bytes_per_s: Math.round(r.bytes / seconds) }
+  }
+}
+
+/** Workload 2: `streams` concurrent streams of `chunks` chunks; total rate and time to first event. */
+export const manyStreams = async (target: Target, streams: number, chunks: number): Promise<Measurement> => {
+  const start = performance.now()
+  const all = await Promise.all(Array.from({ length: streams }, () => streamTask(target, chunks)))
+  const seconds = (performance.now() - start) / 1000
+  const bad = all.filter((r) => !r.ok)
+  const events = all.reduce((n, r) => n + r.events, 0)
+  const bytes = all.reduce((n, r) => n + r.bytes, 0)
+  const first = all.map((r) => r.firstEventMs)
+  return {
+    ok: bad.length === 0,
+    ...(bad.length === 0 ? {} : { error: `${bad.length}/${streams} streams rejected: ${bad[0]?.error ?? ""}` }),
+    values: { events_per_s: Math.round(events / seconds), bytes_per_s: Math.round(bytes / seconds) },
+    p50_ms: round2(percentile(first, 0.5)),
+    p99_ms: round2(percentile(first, 0.99))
+  }
+}
+
+/** Runs `count` blocking sends (or until `untilMs` passes) with `concurrency` workers; latencies of the accepted ones. */
+const sendLoop = async (target: Target, concurrency: number, stop: { readonly count?: number; readonly untilMs?: number }) => {
+  const latencies: Array<number> = []
+  let started = 0
+  let rejected = 0
+  let firstError: string | undefined
+  const worker = async () => {
+    for (;;) {
+      if (stop.count !== undefined && started >= stop.count) return
+      if (stop.untilMs !== undefined && performance.now() >= stop.untilMs) return
+      started++
+      const r = await sendTask(target)
+      if (r.ok) latencies.push(r.latencyMs)
+      else {
+        rejected++
+        firstError ??= r.error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return { latencies, rejected, firstError }
+}
+
+/** Workload 3: blocking `message/send` at `concurrency` for `durationMs`; tasks per second and latency. */
+export const taskThroughput = async (target: Target, concurrency: number, durationMs: number): Promise<Measurement> => {
+  const start = performance.now()
+  const { latencies, rejected, firstError } = await sendLoop(target, concurrency, { untilMs: start + durationMs })
+  const seconds = (performance.now() - start) / 1000
+  return {
+    ok: rejected === 0,
+    ...(rejected === 0 ? {} : { error: `${rejected} answers rejected: ${firstError ?? ""}` }),
+    values: { tasks_per_s: Math.round(latencies.length / seconds) },
+    p50_ms: round2(percentile(latencies, 0.5)),
+    p99_ms: round2(percentile(latencies, 0.99))
+  }
+}
+
+/** What the memory workload needs of a contender's process. */
+export interface MemoryProbe {
+  readonly rss: () => Promise<{ readonly bytes: number; readonly gc: boolean }>
+}
+
+const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10
+
+/**
+ * Workload 4: resident memory idle, after `tasks` completed blocking sends (or as many as `maxMs`
+ * allows, reported as `tasks`), and after `settleMs` more (the store's time to live and one sweep).
+ */
+export const memory = async (
+  target: Target,
+  probe: MemoryProbe,
+  options: { readonly tasks: number; readonly maxMs: number; readonly concurrency: number; readonly settleMs: number }
+): Promise<Measurement> => {
+  const idle = await probe.rss()
+  const start = performance.now()
+  const { latencies, rejected, firstError } = await sendLoop(target, options.concurrency, { count: options.tasks, untilMs: start + options.maxMs })
+  const seconds = (performance.now() - start) / 1000
+  const after = await probe.rss()
+  await new Promise((resolve) => setTimeout(resolve, options.settleMs))
+  const settled = await probe.rss()
+  return {
+    ok: rejected === 0,
+    ...(rejected === 0 ? {} : { error: `${rejected} answers rejected: ${firstError ?? ""}` }),
+    values: {
+      rss_mb: mb(after.bytes),
+      rss_idle_mb: mb(idle.bytes),
+      rss_after_ttl_mb: mb(settled.bytes),
+      tasks: latencies.length,
+      tasks_per_s: Math.round(latencies.length / seconds)
+    }
+  }
+}
