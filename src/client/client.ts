@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Effect, Schedule, type Stream } from "effect"
+import { Effect, Schedule, Schema, type Stream } from "effect"
 import type { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import type { StreamResult } from "../../schemas/events.ts"
@@ -83,6 +83,21 @@ export interface A2AClient extends A2AClientMethods {
   readonly call: <M extends UnaryMethod>(method: M, ...args: CallArgs<M>) => Effect.Effect<MethodResult<M>, A2AClientError>
   /** Opens a streaming method of the method table, resuming it if the connection drops. */
   readonly stream: <M extends StreamingMethod>(method: M, ...args: CallArgs<M>) => Stream.Stream<MethodResult<M>, A2AClientError>
+  /**
+   * Calls an extension method (`{namespace}/{action}`) the agent's card declares through an
+   * extension. The result is decoded with `options.result` (default: any JSON value).
+   */
+  readonly callExtension: <A = unknown>(
+    method: string,
+    params: unknown,
+    options?: ExtensionCallOptions<A>
+  ) => Effect.Effect<A, A2AClientError>
+}
+
+/** Options of {@link A2AClient.callExtension}. */
+export interface ExtensionCallOptions<A> extends CallOptions {
+  /** The schema of the result; a result that does not match is an InvalidAgentResponse. */
+  readonly result?: Schema.Schema<A, any>
 }
 
 /** Where the agent is: a base or card URL (discovery), a card, or a bare JSON-RPC endpoint (no card). */
@@ -195,7 +210,15 @@ const build = (config: Resolved, endpoint: string, card: AgentCard | undefined):
         : (...args: Array<never>) => call(method as UnaryMethod, ...(args as [never]))
     ])
   ) as unknown as A2AClientMethods
-  return { ...named, card, endpoint, call, stream }
+  const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A>) =>
+    rpcCall(withCallOptions(options), {
+      url: endpoint,
+      method,
+      params,
+      result: (options?.result ?? Schema.Unknown) as never,
+      headers: options?.headers
+    }) as Effect.Effect<A, A2AClientError>
+  return { ...named, card, endpoint, call, stream, callExtension }
 }
 
 const make = (

@@ -12,6 +12,7 @@ export {
   type A2AClientOptions,
   type CallArgs,
   type CallOptions,
+  type ExtensionCallOptions,
   methodNames,
   type StreamingMethod,
   type UnaryMethod,

@@ -12,6 +12,7 @@ import type { AgentCard } from "../../schemas/agent-card.ts"
 import type { StreamResult } from "../../schemas/events.ts"
 import type { MethodParams, MethodResult } from "../../schemas/methods.ts"
 import {
+  type ExtensionCallOptions,
   A2AClient,
   type A2AClientInit,
   type A2AClientOptions,
@@ -60,6 +61,12 @@ export interface A2APromiseClient extends A2APromiseClientMethods {
   readonly call: <M extends UnaryMethod>(method: M, ...args: PromiseCallArgs<M>) => Promise<MethodResult<M>>
   /** Opens a streaming method of the method table. */
   readonly stream: <M extends StreamingMethod>(method: M, ...args: PromiseCallArgs<M>) => AsyncIterable<MethodResult<M>>
+  /** Calls an extension method (`{namespace}/{action}`); see `A2AClient.callExtension`. */
+  readonly callExtension: <A = unknown>(
+    method: string,
+    params: unknown,
+    options?: ExtensionCallOptions<A> & PromiseCallOptions
+  ) => Promise<A>
 }
 
 const runOptions = (signal: AbortSignal | undefined) => (signal === undefined ? undefined : { signal })
@@ -121,7 +128,9 @@ export const toPromiseClient = (client: A2AClient): A2APromiseClient => {
         : (...args: Array<never>) => call(method, ...(args as [never]))
     ])
   ) as unknown as A2APromiseClientMethods
-  return { ...named, card: client.card, endpoint: client.endpoint, effect: client, call, stream }
+  const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A> & PromiseCallOptions) =>
+    runToPromise(client.callExtension(method, params, options), options?.signal)
+  return { ...named, card: client.card, endpoint: client.endpoint, effect: client, call, stream, callExtension }
 }
 
 /**
