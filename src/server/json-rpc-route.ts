@@ -122,7 +122,23 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const principal = authenticated.right
 
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
-      if (negotiation._tag === "Refused") return answerError(negotiation.error)
+      if (negotiation._tag === "Refused") {
+        // Refused before any work, but still a request of an authenticated principal: the trail keeps it.
+        if (deps.audit.enabled) {
+          const taskId = taskIdOf(decoded.params, undefined)
+          yield* deps.audit.record({
+            kind: "request",
+            method,
+            principal: principal.id,
+            outcome: "error",
+            errorCode: negotiation.error.code,
+            durationMs: 0,
+            requestId: id,
+            ...(taskId !== undefined ? { taskId } : {})
+          })
+        }
+        return answerError(negotiation.error)
+      }
       if (deps.audit.enabled) {
         for (const uri of negotiation.uris) yield* deps.audit.record({ kind: "extension-activated", uri, method })
       }
