@@ -110,6 +110,18 @@ describe("signCard / verifyCard", () => {
     expect(await reasonOf({ ...signed, signatures: [{ signature: sig.signature }] })).toBe("malformed")
   })
 
+  it("refuses a signature spelled with other unused bits in its last character", async () => {
+    const signed = await sign()
+    const sig = signed.signatures![0]!
+    // An ES256 signature is 64 bytes: 86 base64url characters, the last carrying 4 unused bits.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    const last = alphabet.indexOf(sig.signature.at(-1)!)
+    const sibling = alphabet[(last & ~0b1111) | ((last + 1) & 0b1111)]!
+    const respelled = sig.signature.slice(0, -1) + sibling
+    expect(Buffer.from(respelled, "base64url")).toEqual(Buffer.from(sig.signature, "base64url"))
+    expect(await reasonOf({ ...signed, signatures: [{ ...sig, signature: respelled }] })).toBe("malformed")
+  })
+
   it("reports an unsigned card and a signature by an unknown key", async () => {
     expect(await reasonOf(card)).toBe("unsigned")
     expect(await reasonOf({ ...card, signatures: [] })).toBe("unsigned")

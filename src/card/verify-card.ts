@@ -51,6 +51,19 @@ export type CardKeyResolver = (
   index: number
 ) => Effect.Effect<KeyInput | undefined, CardVerificationError>
 
+/**
+ * A base64url text is only accepted in its one canonical spelling: the last character may carry
+ * unused bits, and a verifier that ignored them would accept bytes that differ from the signed ones.
+ */
+export const canonicalBase64url = (text: unknown): boolean => {
+  if (typeof text !== "string" || !/^[A-Za-z0-9_-]*$/.test(text)) return false
+  try {
+    return base64url.encode(base64url.decode(text)) === text
+  } catch {
+    return false
+  }
+}
+
 /** A signature that verified. */
 export interface VerifiedCardSignature {
   readonly index: number
@@ -99,6 +112,9 @@ export const verifyCard = (
     const algorithms = [...(options.algorithms ?? defaultAlgorithms)]
     const verified: Array<VerifiedCardSignature> = []
     for (const [index, sig] of signatures.entries()) {
+      if (!canonicalBase64url(sig.protected) || !canonicalBase64url(sig.signature)) {
+        return yield* new CardVerificationError({ reason: "malformed", message: `signature ${index} is not canonical base64url`, index })
+      }
       const header = yield* Effect.try({
         try: () => ({ ...(sig.header ?? {}), ...decodeProtectedHeader({ protected: sig.protected }) }),
         catch: (cause) =>

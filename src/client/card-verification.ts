@@ -12,7 +12,7 @@
  * @module
  */
 import { Effect, ParseResult, Schema } from "effect"
-import { base64url, type JSONWebKeySet } from "jose"
+import type { JSONWebKeySet } from "jose"
 import { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import {
@@ -50,31 +50,6 @@ export interface VerifiedAgentCard {
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-/**
- * A base64url text is only accepted in its one canonical spelling: the last character of a
- * signature may carry unused bits, and a verifier that ignores them would accept a card whose
- * bytes differ from the signed ones.
- */
-const canonicalBase64url = (text: unknown): boolean => {
-  if (typeof text !== "string" || !/^[A-Za-z0-9_-]*$/.test(text)) return false
-  try {
-    return base64url.encode(base64url.decode(text)) === text
-  } catch {
-    return false
-  }
-}
-
-const checkEncodings = (signatures: unknown): Effect.Effect<void, CardVerificationError> => {
-  if (!Array.isArray(signatures)) return Effect.void
-  const index = signatures.findIndex((s) =>
-    isRecord(s) && !(canonicalBase64url(s["protected"]) && canonicalBase64url(s["signature"])))
-  return index < 0 ? Effect.void : Effect.fail(new CardVerificationError({
-    reason: "malformed",
-    message: `signature ${index} is not canonical base64url`,
-    index
-  }))
-}
-
 const resolverOf = (options: CardVerificationOptions): CardKeyResolver =>
   typeof options.keys === "function"
     ? options.keys
@@ -96,10 +71,7 @@ export const verifyAgentCard = (
     const unsigned = raw["signatures"] === undefined || (Array.isArray(raw["signatures"]) && raw["signatures"].length === 0)
     const signatures = unsigned && options.required === false
       ? []
-      : yield* Effect.zipRight(
-        checkEncodings(raw["signatures"]),
-        verifyCard(raw, resolverOf(options), options.algorithms === undefined ? {} : { algorithms: options.algorithms })
-      )
+      : yield* verifyCard(raw, resolverOf(options), options.algorithms === undefined ? {} : { algorithms: options.algorithms })
     const card = yield* Schema.decodeUnknown(AgentCard)(raw).pipe(
       Effect.mapError((e: ParseResult.ParseError) =>
         invalidAnswer("WrongShape", `${where} is not a valid A2A agent card`, {

@@ -49,3 +49,12 @@ export {
 } from "./interceptors.ts"
 export type { ResumePolicy } from "./resume.ts"
 export type { SseMessage } from "./sse.ts"
+export {
+  CardVerificationError,
+  type CardVerificationOptions,
+  discoverVerifiedCard,
+  type DiscoverVerifiedCardOptions,
+  type VerifiedAgentCard,
+  verifyAgentCard,
+  verifyAgentCardText
+} from "./card-verification.ts"

@@ -15,6 +15,7 @@ import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { AuditSink } from "../audit/audit-sink.ts"
 import type { Principal } from "../auth/principal.ts"
+import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
 import { makeAuditTrail } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
@@ -99,11 +100,12 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const handlers = makeMethodHandlers({
       runtime,
       card,
-      extendedCard: extended === undefined ? undefined : (ctx) =>
-        Effect.sync(() => {
-          const input = typeof extended === "function" ? extended(ctx.principal) : extended
-          return publishCard(completeCard(input), ctx.baseUrl, options, facts)
-        }),
+      extendedCard: extended === undefined ? undefined : (ctx) => {
+        const input = typeof extended === "function" ? extended(ctx.principal) : extended
+        const published = publishCard(completeCard(input), ctx.baseUrl, options, facts)
+        // Signed like the public card: a client that checks one can check the other.
+        return config.cardSigning === undefined ? Effect.succeed(published) : Effect.orDie(signCard(published, config.cardSigning))
+      },
       checkPushConfig: push?.check
     })
     const principal = makePrincipalResolver(card, config.authentication, (refusal, target) =>
