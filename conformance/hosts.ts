@@ -54,7 +54,7 @@ export const startHost = (
     }, options.timeoutMs ?? 60_000)
     const onData = (data: Buffer) => {
       output += data.toString()
-      const match = /listening on (http:\/\/\S+)/.exec(output)
+      const match = /listening on (http:\/\/\S+)\s/.exec(output)
       if (match !== null) {
         clearTimeout(timer)
         child.stdout?.off("data", onData)
