@@ -7,6 +7,23 @@
  * @module
  */
 
+// Wire types used with the APIs below (every schema is at `a2a-actors/schemas`)
+export type {
+  AgentCard,
+  AgentSkill,
+  Artifact,
+  Message,
+  MessageSendParams,
+  Part,
+  PushNotificationConfig,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent
+} from "../schemas/index.ts"
+export * as ProtocolErrors from "../schemas/error-catalogue.ts"
+
 // Serving
 export { A2AServer, type A2AServerConfig, type A2AServerHandle } from "./server/a2a-server.ts"
 export type { A2AServerOptions } from "./server/options.ts"
