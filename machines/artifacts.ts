@@ -1,13 +1,16 @@
 import type { Artifact } from "../schemas/index.ts"
 import { append, emptyLog, type AppendLog } from "./internal/append-log.ts"
 
-/** One artifact update as the agent sent it, before merging. */
+/**
+ * One artifact update as the agent sent it, before merging. The flags are optional so that the
+ * emitted `artifact-update` event itself can be kept as the chunk: one object per update, not two.
+ */
 export interface ArtifactChunk {
   readonly artifact: Artifact
   /** Add the parts to the artifact with the same id (created when absent) instead of replacing it. */
-  readonly append: boolean
+  readonly append?: boolean | undefined
   /** The artifact is closed after this chunk: further chunks for its id are refused. */
-  readonly lastChunk: boolean
+  readonly lastChunk?: boolean | undefined
 }
 
 /**
@@ -35,7 +38,7 @@ export const emptyArtifacts = (): ArtifactTable => ({ chunks: emptyLog(), closed
  */
 export const artifactsFrom = (artifacts: ReadonlyArray<Artifact>): ArtifactTable =>
   artifacts.reduce(
-    (table, artifact) => addChunk(table, { artifact, append: false, lastChunk: false }),
+    (table, artifact) => addChunk(table, { artifact }),
     emptyArtifacts()
   )
 
@@ -50,7 +53,7 @@ export const addChunk = (table: ArtifactTable, chunk: ArtifactChunk): ArtifactTa
   const chunks = append(table.chunks, chunk)
   // A new backing array means we branched off an older table: its index may name later chunks.
   const closedAt = chunks.items === table.chunks.items ? table.closedAt : indexClosed(chunks)
-  if (chunk.lastChunk) closedAt.set(chunk.artifact.artifactId, chunks.length - 1)
+  if (chunk.lastChunk === true) closedAt.set(chunk.artifact.artifactId, chunks.length - 1)
   return { chunks, closedAt }
 }
 
@@ -58,7 +61,7 @@ const indexClosed = (chunks: AppendLog<ArtifactChunk>): Map<string, number> => {
   const closedAt = new Map<string, number>()
   for (let i = 0; i < chunks.length - 1; i++) {
     const chunk = chunks.items[i]!
-    if (chunk.lastChunk) closedAt.set(chunk.artifact.artifactId, i)
+    if (chunk.lastChunk === true) closedAt.set(chunk.artifact.artifactId, i)
   }
   return closedAt
 }
@@ -77,13 +80,14 @@ export const toArtifacts = (table: ArtifactTable): Array<Artifact> => {
   const parts: Array<Array<Part> | undefined> = [] // our own parts array per merged entry, once copied
   const position = new Map<string, number>()
   for (let i = 0; i < table.chunks.length; i++) {
-    const { artifact, append: isAppend } = table.chunks.items[i]!
+    const chunk = table.chunks.items[i]!
+    const artifact = chunk.artifact
     const at = position.get(artifact.artifactId)
     if (at === undefined) {
       position.set(artifact.artifactId, merged.length)
       merged.push(artifact)
       parts.push(undefined)
-    } else if (!isAppend) {
+    } else if (chunk.append !== true) {
       merged[at] = artifact
       parts[at] = undefined
     } else {

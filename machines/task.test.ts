@@ -146,6 +146,7 @@ describe("the shortcut in step", () => {
         expect(fast.accepted).toBe(slow.accepted)
         if (fast.accepted && slow.accepted) {
           expect(fast.snapshot.value).toEqual(slow.snapshot.value)
+          expect(Object.keys(fast.snapshot)).toEqual(Object.keys(slow.snapshot))
           expect(fast.snapshot.status).toBe(slow.snapshot.status)
           expect(fast.emitted).toEqual(slow.emitted)
           expect(taskOf(fast.snapshot)).toEqual(taskOf(slow.snapshot))

@@ -74,8 +74,11 @@ const enterStatus = (context: TaskMachineContext, event: TaskEvent, state: Lifec
   }
 }
 
-/** Adds an artifact chunk (the caller checked it is open) and emits it as an artifact-update. */
-const recordArtifact = (context: TaskMachineContext, event: Extract<TaskEvent, { type: "artifact" }>) => {
+/** The artifact-update event of an accepted chunk; it is also kept as the chunk in the artifact table. */
+const artifactUpdate = (
+  context: TaskMachineContext,
+  event: Extract<TaskEvent, { type: "artifact" }>
+): TaskArtifactUpdateEvent => {
   const update: Mutable<TaskArtifactUpdateEvent> = {
     kind: "artifact-update",
     taskId: context.id,
@@ -85,8 +88,13 @@ const recordArtifact = (context: TaskMachineContext, event: Extract<TaskEvent, {
   if (event.append !== undefined) update.append = event.append
   if (event.lastChunk !== undefined) update.lastChunk = event.lastChunk
   if (event.metadata !== undefined) update.metadata = event.metadata
-  const chunk = { artifact: event.artifact, append: event.append === true, lastChunk: event.lastChunk === true }
-  return { artifacts: addChunk(context.artifacts, chunk), emitted: [update], refusal: undefined }
+  return update
+}
+
+/** Adds an artifact chunk (the caller checked it is open) and emits it as an artifact-update. */
+const recordArtifact = (context: TaskMachineContext, event: Extract<TaskEvent, { type: "artifact" }>) => {
+  const update = artifactUpdate(context, event)
+  return { artifacts: addChunk(context.artifacts, update), emitted: [update], refusal: undefined }
 }
 
 const refuse = (reason: RefusalReason) => ({ actions: { type: "refuse", params: { reason } } }) as const
@@ -283,18 +291,72 @@ const hotPath = (snapshot: TaskSnapshot, event: TaskEvent): StepResult | undefin
   const state = context.status.state
   if (event.type === "artifact") {
     if ((state === "working" || state === "submitted") && !isClosed(context.artifacts, event.artifact.artifactId)) {
-      return accept(snapshot, recordArtifact(context, event))
+      const update = artifactUpdate(context, event)
+      const emitted = [update]
+      return accept(snapshot, withContext(context, context.status, context.history, addChunk(context.artifacts, update), emitted))
     }
   } else if (event.type === "status" && state === "working") {
-    return accept(snapshot, enterStatus(context, event, "working"))
+    const entered = enterStatus(context, event, "working")
+    return accept(snapshot, withContext(context, entered.status, entered.history, context.artifacts, entered.emitted))
   }
   return undefined
 }
 
-const accept = (snapshot: TaskSnapshot, update: Partial<TaskMachineContext>): StepResult => {
-  const context: TaskMachineContext = { ...snapshot.context, ...update }
-  return { accepted: true, snapshot: { ...snapshot, context }, emitted: context.emitted }
-}
+/**
+ * The next context, written out field by field: spreading the old context and then an update object
+ * costs a dictionary-style copy per event, which dominated a stream of small chunks.
+ */
+const withContext = (
+  context: TaskMachineContext,
+  status: TaskStatus,
+  history: TaskMachineContext["history"],
+  artifacts: TaskMachineContext["artifacts"],
+  emitted: ReadonlyArray<TaskStreamEvent>
+): TaskMachineContext => ({
+  id: context.id,
+  contextId: context.contextId,
+  status,
+  history,
+  artifacts,
+  metadata: context.metadata,
+  emitted,
+  refusal: undefined
+})
+
+const accept = (snapshot: TaskSnapshot, context: TaskMachineContext): StepResult =>
+  ({ accepted: true, snapshot: withSnapshotContext(snapshot, context), emitted: context.emitted })
+
+/**
+ * `{ ...snapshot, context }` written out. XState snapshots carry fifteen fields (methods included) and
+ * V8 spreads them on a slow path, several times the cost of the rest of the step; a literal with the
+ * same fields in the same order is what XState's own clone builds. The field list is checked once
+ * against a real snapshot, so another XState version falls back to the spread instead of losing fields.
+ */
+const copyContext = (snapshot: TaskSnapshot, context: TaskMachineContext): TaskSnapshot => ({
+  status: snapshot.status,
+  output: snapshot.output,
+  error: snapshot.error,
+  machine: snapshot.machine,
+  context,
+  _nodes: snapshot._nodes,
+  value: snapshot.value,
+  tags: snapshot.tags,
+  children: snapshot.children,
+  historyValue: snapshot.historyValue,
+  matches: snapshot.matches,
+  hasTag: snapshot.hasTag,
+  can: snapshot.can,
+  getMeta: snapshot.getMeta,
+  toJSON: snapshot.toJSON
+} as TaskSnapshot)
+
+const spreadContext = (snapshot: TaskSnapshot, context: TaskMachineContext): TaskSnapshot => ({ ...snapshot, context })
+
+const withSnapshotContext = (() => {
+  const sample = scope.self.getSnapshot() as TaskSnapshot
+  const same = (a: object, b: object) => Object.keys(a).join() === Object.keys(b).join()
+  return same(copyContext(sample, sample.context), sample) ? copyContext : spreadContext
+})()
 
 const tasks = new WeakMap<TaskMachineContext, Task>()
 

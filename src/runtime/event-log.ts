@@ -71,16 +71,22 @@ export const defaultLogWindow = 1024
 export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
   const window = Math.max(1, Math.floor(options.window ?? defaultLogWindow))
   // Grows with use up to the window (slot of seq s is (s - 1) % window), so a quiet log stays small.
-  const ring: Array<Sequenced<E>> = []
+  // It holds the bare events: the numbered wrappers are made when read, so a retained event costs
+  // one object less (long streams spend much of their time in the collector).
+  const ring: Array<E> = []
   const subs = new Set<Subscriber>()
   let last = 0
   let isClosed = false
+  // Subscribers parked in a pull; appends skip the wake-up pass while there are none.
+  let waiting = 0
 
   const wakeAll = () => {
+    if (waiting === 0) return
     for (const sub of subs) {
       const wake = sub.wake
       if (wake !== undefined) {
         sub.wake = undefined
+        waiting--
         wake()
       }
     }
@@ -88,10 +94,10 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
 
   const append = (event: E): Sequenced<E> | undefined => {
     if (isClosed) return undefined
-    const item: Sequenced<E> = { seq: ++last, event }
-    ring[(last - 1) % window] = item
+    ring[last % window] = event
+    last++
     wakeAll()
-    return item
+    return { seq: last, event }
   }
 
   const oldestRetained = () => Math.max(1, last - window + 1)
@@ -105,7 +111,8 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
           return Effect.succeed(Chunk.of<Sequenced<E>>({ seq: last, event: options.snapshot() }))
         }
         const out = new Array<Sequenced<E>>(behind)
-        for (let i = 0; i < behind; i++) out[i] = ring[(sub.cursor + i) % window]!
+        const from = sub.cursor
+        for (let i = 0; i < behind; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
         sub.cursor = last
         return Effect.succeed(Chunk.unsafeFromArray(out))
       }
@@ -113,8 +120,12 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
       return Effect.zipRight(
         Effect.async<void>((resume) => {
           sub.wake = () => resume(Effect.void)
+          waiting++
           return Effect.sync(() => {
-            sub.wake = undefined
+            if (sub.wake !== undefined) {
+              sub.wake = undefined
+              waiting--
+            }
           })
         }),
         pull

@@ -25,6 +25,35 @@ describe("sseBody", () => {
       expect(out[0]!.match(/^data: /gm)).toHaveLength(50)
     }))
 
+  it.effect("encodes a chunk larger than its scratch buffer, multi-byte text included, exactly", () =>
+    Effect.gen(function* () {
+      const event = (seq: number) => ({
+        kind: "artifact-update",
+        taskId: "t",
+        contextId: "c",
+        artifact: { artifactId: "a", parts: [{ kind: "text", text: `${seq} grüße 🙂 ${"x".repeat(seq % 97)}` }] },
+        append: seq > 1
+      })
+      const frames = Chunk.range(1, 3_000).pipe(Chunk.map((seq) => ({ seq, event: event(seq) })))
+      const out = text(yield* Stream.runCollect(sseBody(3, Stream.fromChunk(frames), { heartbeatMs: 0 })))
+      expect(out).toHaveLength(1)
+      const expected = Chunk.toArray(frames)
+        .map(({ seq, event }) => `id: ${seq}\ndata: {"jsonrpc":"2.0","id":3,"result":${JSON.stringify(event)}}\n\n`)
+        .join("")
+      expect(out[0]!.length).toBeGreaterThan(64 * 1024)
+      expect(out[0]).toBe(expected)
+    }))
+
+  it.effect("hands out buffers that later chunks do not overwrite", () =>
+    Effect.gen(function* () {
+      const events = Stream.fromChunks(Chunk.of({ seq: 1, event: { n: "first" } }), Chunk.of({ seq: 2, event: { n: "second" } }))
+      const buffers = Chunk.toArray(yield* Stream.runCollect(sseBody(1, events, { heartbeatMs: 0 })))
+      expect(buffers.map((b) => decoder.decode(b))).toEqual([
+        'id: 1\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":"first"}}\n\n',
+        'id: 2\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":"second"}}\n\n'
+      ])
+    }))
+
   it.effect("keeps JSON on one line even when strings hold newlines", () =>
     Effect.gen(function* () {
       const events = Stream.make({ seq: 1, event: { text: "a\nb\r\nc" } })
