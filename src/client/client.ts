@@ -1,7 +1,8 @@
 /**
- * `A2AClient`: the Effect API of the client. Every JSON-RPC method of the method table is reachable through
- * the generic `call` / `stream` and through a named method generated from one name table, so no method is
- * spelled twice.
+ * `A2AClient`: the Effect API of the client. Every method of the method table is reachable through the
+ * generic `call` / `stream` and through a named method generated from one name table, so no method is
+ * spelled twice. The wire binding (JSON-RPC or REST) is a `ClientTransport` chosen once, from the card or
+ * by option; retries and stream resumption are the same for both.
  *
  * @module
  */
@@ -12,16 +13,15 @@ import type { StreamResult } from "../../schemas/events.ts"
 import type { Message } from "../../schemas/message.ts"
 import { type MethodName, type MethodParams, type MethodResult, methods } from "../../schemas/methods.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
-import { discoverCard, jsonRpcEndpoint } from "./discovery.ts"
-import type { A2AClientError, A2AClientTransportError } from "./errors.ts"
+import { discoverCard, jsonRpcEndpoint, selectInterface } from "./discovery.ts"
+import { type A2AClientError, A2AClientTransportError } from "./errors.ts"
 import type { ClientInterceptor } from "./interceptors.ts"
-import { type RpcConfig, rpcCall, rpcStream } from "./json-rpc-transport.ts"
+import { jsonRpcTransport, type RpcConfig, rpcCall } from "./json-rpc-transport.ts"
+import { restTransport } from "./rest-transport.ts"
 import { isResumable, type ResumePolicy, withResume } from "./resume.ts"
+import type { ClientTransport, StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod } from "./transport.ts"
 
-/** Methods answered with one JSON-RPC response. */
-export type UnaryMethod = { [M in MethodName]: (typeof methods)[M]["streaming"] extends true ? never : M }[MethodName]
-/** Methods answered with an SSE stream. */
-export type StreamingMethod = Exclude<MethodName, UnaryMethod>
+export type { StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod } from "./transport.ts"
 
 /** Per-call settings. */
 export interface CallOptions {
@@ -77,15 +77,19 @@ export type A2AClientMethods = {
 export interface A2AClient extends A2AClientMethods {
   /** The agent card, when the client was made from a URL or a card. */
   readonly card: AgentCard | undefined
-  /** The JSON-RPC URL calls go to. */
+  /** Where calls go: the JSON-RPC endpoint, or the REST base URL (ending in `/`, `v1/...` appended). */
   readonly endpoint: string
+  /** The binding calls use. */
+  readonly transport: TransportProtocol
   /** Calls a unary method of the method table. */
   readonly call: <M extends UnaryMethod>(method: M, ...args: CallArgs<M>) => Effect.Effect<MethodResult<M>, A2AClientError>
   /** Opens a streaming method of the method table, resuming it if the connection drops. */
   readonly stream: <M extends StreamingMethod>(method: M, ...args: CallArgs<M>) => Stream.Stream<MethodResult<M>, A2AClientError>
   /**
    * Calls an extension method (`{namespace}/{action}`) the agent's card declares through an
-   * extension. The result is decoded with `options.result` (default: any JSON value).
+   * extension. The result is decoded with `options.result` (default: any JSON value). Always JSON-RPC
+   * (REST has no route for extension methods): a REST client sends it to the card's JSON-RPC interface,
+   * and fails with `NoJsonRpcInterface` when there is none.
    */
   readonly callExtension: <A = unknown>(
     method: string,
@@ -100,7 +104,10 @@ export interface ExtensionCallOptions<A> extends CallOptions {
   readonly result?: Schema.Schema<A, any>
 }
 
-/** Where the agent is: a base or card URL (discovery), a card, or a bare JSON-RPC endpoint (no card). */
+/**
+ * Where the agent is: a base or card URL (discovery), a card, or a bare endpoint (no card): a JSON-RPC URL,
+ * or with `transport: "HTTP+JSON"` a REST base URL.
+ */
 export type A2AClientInit = { readonly url: string } | { readonly card: AgentCard } | { readonly endpoint: string }
 
 /** Client settings; every field has a default. */
@@ -111,8 +118,14 @@ export interface A2AClientOptions {
   readonly interceptors?: ReadonlyArray<ClientInterceptor>
   /** Headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>>
-  /** Use this JSON-RPC URL instead of the one in the card. */
+  /** Use this URL instead of the card's one for the chosen binding (JSON-RPC endpoint or REST base URL). */
   readonly endpoint?: string
+  /**
+   * The wire binding: `auto` (default) takes the card's `preferredTransport` when supported, else the
+   * first supported entry of `additionalInterfaces`; `"HTTP+JSON"` forces REST, `"JSONRPC"` JSON-RPC.
+   * Without a card, `auto` means JSON-RPC.
+   */
+  readonly transport?: TransportChoice
   /** Deadline of a unary call, a card fetch and a stream's response headers. Default 30 s. */
   readonly timeoutMs?: number
   /** Longest silence inside a response body or stream. Default 120 s. */
@@ -170,35 +183,32 @@ const retrying = (config: Resolved) => <A, E extends { readonly _tag: string }>(
     }
   })
 
-const build = (config: Resolved, endpoint: string, card: AgentCard | undefined): A2AClient => {
+const build = (
+  config: Resolved,
+  transport: ClientTransport,
+  rpcEndpoint: string | undefined,
+  card: AgentCard | undefined
+): A2AClient => {
   const withCallOptions = (options: CallOptions | undefined): RpcConfig =>
     options?.timeoutMs === undefined ? config : { ...config, timeoutMs: options.timeoutMs }
   const call = <M extends UnaryMethod>(method: M, ...[params, options]: CallArgs<M>) => {
-    const effect = rpcCall(withCallOptions(options), {
-      url: endpoint,
-      method,
-      params,
-      result: methods[method].result as never,
-      headers: options?.headers
-    }) as Effect.Effect<MethodResult<M>, A2AClientError>
+    const effect = transport.call(withCallOptions(options), method, params as MethodParams<M>, options?.headers)
     return IDEMPOTENT.has(method) ? retrying(config)(effect) : effect
   }
   const stream = <M extends StreamingMethod>(method: M, ...[params, options]: CallArgs<M>) => {
     const rpc = withCallOptions(options)
-    const open = (m: StreamingMethod, p: unknown, lastEventId: string | undefined) =>
-      rpcStream(rpc, {
-        url: endpoint,
-        method: m,
-        params: p,
-        result: methods[m].result,
-        headers: lastEventId === undefined ? options?.headers : { ...options?.headers, "Last-Event-ID": lastEventId }
-      })
     const knownTask = method === "tasks/resubscribe" ? (params as MethodParams<"tasks/resubscribe">).id : undefined
     return withResume(
-      open(method, params, undefined),
-      (taskId, lastEventId) => open("tasks/resubscribe", { id: taskId }, lastEventId),
+      transport.open(rpc, method, params as MethodParams<M>, options?.headers),
+      (taskId, lastEventId) =>
+        transport.open(
+          rpc,
+          "tasks/resubscribe",
+          { id: taskId },
+          lastEventId === undefined ? options?.headers : { ...options?.headers, "Last-Event-ID": lastEventId }
+        ),
       config.resume,
-      endpoint,
+      transport.endpoint,
       knownTask
     ) as Stream.Stream<MethodResult<M>, A2AClientError>
   }
@@ -211,15 +221,26 @@ const build = (config: Resolved, endpoint: string, card: AgentCard | undefined):
     ])
   ) as unknown as A2AClientMethods
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A>) =>
-    rpcCall(withCallOptions(options), {
-      url: endpoint,
-      method,
-      params,
-      result: (options?.result ?? Schema.Unknown) as never,
-      headers: options?.headers
-    }) as Effect.Effect<A, A2AClientError>
-  return { ...named, card, endpoint, call, stream, callExtension }
+    rpcEndpoint === undefined
+      ? Effect.fail(
+        new A2AClientTransportError({
+          reason: "NoJsonRpcInterface",
+          message: `extension method ${method.slice(0, 100)} needs a JSON-RPC interface, and this REST client knows none`,
+          url: transport.endpoint
+        })
+      )
+      : rpcCall(withCallOptions(options), {
+        url: rpcEndpoint,
+        method,
+        params,
+        result: (options?.result ?? Schema.Unknown) as never,
+        headers: options?.headers
+      }) as Effect.Effect<A, A2AClientError>
+  return { ...named, card, endpoint: transport.endpoint, transport: transport.protocol, call, stream, callExtension }
 }
+
+const bind = (protocol: TransportProtocol, url: string): ClientTransport =>
+  protocol === "HTTP+JSON" ? restTransport(url) : jsonRpcTransport(url)
 
 const make = (
   init: A2AClientInit,
@@ -227,12 +248,21 @@ const make = (
 ): Effect.Effect<A2AClient, A2AClientTransportError | InvalidAgentResponse> =>
   Effect.gen(function*() {
     const config = resolve(options)
-    if ("endpoint" in init) return build(config, options.endpoint ?? init.endpoint, undefined)
+    const choice = options.transport ?? "auto"
+    if ("endpoint" in init) {
+      const url = options.endpoint ?? init.endpoint
+      const protocol = choice === "HTTP+JSON" ? "HTTP+JSON" : "JSONRPC"
+      return build(config, bind(protocol, url), protocol === "JSONRPC" ? url : undefined, undefined)
+    }
     const { card, cardUrl } = "card" in init
       ? { card: init.card, cardUrl: init.card.url }
       : yield* retrying(config)(discoverCard(config, init.url))
-    const endpoint = options.endpoint ?? new URL(yield* jsonRpcEndpoint(card), cardUrl).href
-    return build(config, endpoint, card)
+    const chosen = yield* selectInterface(card, choice)
+    const url = options.endpoint ?? new URL(chosen.url, cardUrl).href
+    const rpcEndpoint = chosen.transport === "JSONRPC"
+      ? url
+      : yield* Effect.map(Effect.option(jsonRpcEndpoint(card)), (o) => (o._tag === "Some" ? new URL(o.value, cardUrl).href : undefined))
+    return build(config, bind(chosen.transport, url), rpcEndpoint, card)
   })
 
 /** Finds and decodes an agent card without making a client (see `discoverCard` for the search order). */
@@ -243,7 +273,14 @@ const discover = (url: string, options: A2AClientOptions = {}) => {
 
 /** Makes A2A clients. */
 export const A2AClient = {
-  /** A client for the agent at `init`; fetches its card unless given a card or a bare endpoint. */
+  /**
+   * A client for the agent at `init`; fetches its card unless given a card or a bare endpoint.
+   *
+   * @example
+   * ```ts
+   * const rest = yield* A2AClient.make({ url: "http://127.0.0.1:8080" }, { transport: "HTTP+JSON" })
+   * ```
+   */
   make,
   /** Fetches an agent's card. */
   discover

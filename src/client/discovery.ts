@@ -1,5 +1,6 @@
 /**
- * Agent card discovery: from a base URL or a card URL to a decoded `AgentCard` and the JSON-RPC endpoint.
+ * Agent card discovery: from a base URL or a card URL to a decoded `AgentCard`, and from the card to the
+ * interface (JSON-RPC or REST) to talk to.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import { readTextCapped } from "./body-reader.ts"
 import { A2AClientTransportError, excerpt, invalidAnswer } from "./errors.ts"
 import { exchange, type HttpConfig, timeoutError } from "./http.ts"
+import { supportedProtocols, type TransportChoice, type TransportProtocol } from "./transport.ts"
 
 /** The well-known card path of A2A 0.3.0. */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json"
@@ -117,21 +119,37 @@ export const discoverCard = (
     )
   })
 
+/** The interface a client talks to: its binding and its URL (as the card has it, possibly relative). */
+export interface ChosenInterface {
+  readonly transport: TransportProtocol
+  readonly url: string
+}
+
+/**
+ * The interface to use. `auto` takes the card's `preferredTransport` (at the card's `url`) when this client
+ * speaks it, else the first entry of `additionalInterfaces` it speaks; a named binding takes the first
+ * interface of that binding, the preferred one first. Transport names compare case-insensitively.
+ */
+export const selectInterface = (card: AgentCard, choice: TransportChoice): Effect.Effect<ChosenInterface, A2AClientTransportError> => {
+  const offered = [{ url: card.url, transport: card.preferredTransport ?? "JSONRPC" }, ...(card.additionalInterfaces ?? [])]
+  const wanted: ReadonlyArray<string> = choice === "auto" ? supportedProtocols : [choice]
+  const found = offered.find((i) => wanted.includes(i.transport.toUpperCase()))
+  if (found !== undefined) return Effect.succeed({ transport: found.transport.toUpperCase() as TransportProtocol, url: found.url })
+  const names = offered.map((i) => i.transport).join(", ")
+  return Effect.fail(
+    new A2AClientTransportError({
+      reason: choice === "HTTP+JSON" ? "NoRestInterface" : "NoJsonRpcInterface",
+      message: choice === "auto"
+        ? `agent ${card.name} offers no interface this client speaks (${supportedProtocols.join(", ")}); it offers ${names}`
+        : `agent ${card.name} offers no ${choice} interface (it offers ${names})`,
+      url: card.url
+    })
+  )
+}
+
 /**
  * The JSON-RPC URL of an agent: the card's `url` when its preferred transport is JSON-RPC (the default),
  * otherwise the first JSON-RPC entry of `additionalInterfaces`.
  */
-export const jsonRpcEndpoint = (card: AgentCard): Effect.Effect<string, A2AClientTransportError> => {
-  const preferred = (card.preferredTransport ?? "JSONRPC").toUpperCase()
-  if (preferred === "JSONRPC") return Effect.succeed(card.url)
-  const alt = card.additionalInterfaces?.find((i) => i.transport.toUpperCase() === "JSONRPC")
-  return alt !== undefined
-    ? Effect.succeed(alt.url)
-    : Effect.fail(
-      new A2AClientTransportError({
-        reason: "NoJsonRpcInterface",
-        message: `agent ${card.name} offers no JSON-RPC interface (preferred transport ${card.preferredTransport})`,
-        url: card.url
-      })
-    )
-}
+export const jsonRpcEndpoint = (card: AgentCard): Effect.Effect<string, A2AClientTransportError> =>
+  Effect.map(selectInterface(card, "JSONRPC"), (i) => i.url)

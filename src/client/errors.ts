@@ -8,7 +8,8 @@
  *   non-JSON, a wrong JSON-RPC id, a result of the wrong shape, a JSON reply to a stream request, an event
  *   above the size limit, a stream that went silent for longer than the idle timeout;
  * - `A2AClientTransportError` when no usable answer arrived at all: host unreachable, request timeout,
- *   an HTTP error status without a JSON-RPC body, a stream that dropped and could not be resumed.
+ *   an HTTP error status without a JSON-RPC (or REST `{ code, message }`) error body, a stream that dropped
+ *   and could not be resumed.
  *
  * @module
  */
@@ -21,14 +22,16 @@ export type TransportReason =
   | "Unreachable"
   /** The per-request timeout elapsed before the answer was complete. */
   | "Timeout"
-  /** An HTTP error status whose body is not a JSON-RPC error response (401, 404, 503, ...). */
+  /** An HTTP error status whose body is not an A2A error (JSON-RPC response or REST `{ code, message }`). */
   | "HttpStatus"
   /** A stream broke off before its final event and could not be resumed within the retry budget. */
   | "Dropped"
   /** The request could not be built: an interceptor failed or produced an invalid header. */
   | "Request"
-  /** The agent card lists no JSON-RPC interface this client can use. */
+  /** The agent card lists no JSON-RPC interface this client can use (or none at all, with `transport: "auto"`). */
   | "NoJsonRpcInterface"
+  /** `transport: "HTTP+JSON"` was asked for, and the agent card lists no REST interface. */
+  | "NoRestInterface"
 
 /**
  * No usable answer came back from the agent.

@@ -1,6 +1,6 @@
 /**
  * One HTTP exchange of the client: headers, interceptors, abort on release, and the mapping of fetch
- * failures to `A2AClientTransportError`. Knows nothing about JSON-RPC.
+ * failures to `A2AClientTransportError`. Knows nothing about JSON-RPC or REST.
  *
  * @module
  */
@@ -21,8 +21,8 @@ export interface HttpConfig {
 /** One request to send. */
 export interface HttpRequest {
   readonly url: string
-  readonly method: "GET" | "POST"
-  /** JSON-RPC method name or `agent/card`, for interceptors and messages. */
+  readonly method: "GET" | "POST" | "DELETE"
+  /** JSON-RPC method name (also for REST calls) or `agent/card`, for interceptors and messages. */
   readonly operation: string
   readonly accept: string
   readonly body?: string | undefined

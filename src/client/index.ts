@@ -15,6 +15,8 @@ export {
   type ExtensionCallOptions,
   methodNames,
   type StreamingMethod,
+  type TransportChoice,
+  type TransportProtocol,
   type UnaryMethod,
   userText
 } from "./client.ts"

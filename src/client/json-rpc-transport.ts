@@ -1,17 +1,19 @@
 /**
  * JSON-RPC 2.0 over HTTP POST: one request/response exchange, or one SSE connection for a streaming
- * method. Every answer is checked (JSON, envelope, id, result shape) before it reaches the caller; a
+ * method (`jsonRpcTransport` binds both to an endpoint for the client). Every answer is checked (JSON, envelope, id, result shape) before it reaches the caller; a
  * JSON-RPC error object becomes its tagged class through `fromWireError`.
  *
  * @module
  */
 import { Effect, ParseResult, Schema, Stream } from "effect"
 import { fromWireError, type ProtocolError } from "../../schemas/error-catalogue.ts"
+import { methods } from "../../schemas/methods.ts"
 import { JSONRPCError } from "../../schemas/wire-errors.ts"
 import { readTextCapped } from "./body-reader.ts"
 import { A2AClientTransportError, excerpt, invalidAnswer, isLocalInvalidAnswer } from "./errors.ts"
 import { exchange, type HttpConfig, mediaType, timeoutError } from "./http.ts"
 import { sseMessages } from "./sse.ts"
+import type { ClientTransport } from "./transport.ts"
 
 /** Limits and timeouts of the JSON-RPC transport. */
 export interface RpcConfig extends HttpConfig {
@@ -207,3 +209,13 @@ export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): S
       )
     })
   )
+
+/** The JSON-RPC binding at `endpoint`, as the client's transport. */
+export const jsonRpcTransport = (endpoint: string): ClientTransport => ({
+  protocol: "JSONRPC",
+  endpoint,
+  call: (config, method, params, headers) =>
+    rpcCall(config, { url: endpoint, method, params, result: methods[method].result as never, headers }),
+  open: (config, method, params, headers) =>
+    rpcStream(config, { url: endpoint, method, params, result: methods[method].result, headers })
+})

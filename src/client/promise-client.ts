@@ -19,6 +19,7 @@ import {
   type CallOptions,
   methodNames,
   type StreamingMethod,
+  type TransportProtocol,
   type UnaryMethod
 } from "./client.ts"
 
@@ -54,7 +55,10 @@ export type A2APromiseClientMethods = {
  */
 export interface A2APromiseClient extends A2APromiseClientMethods {
   readonly card: AgentCard | undefined
+  /** Where calls go (see `A2AClient.endpoint`). */
   readonly endpoint: string
+  /** The binding calls use: `JSONRPC` or `HTTP+JSON`. */
+  readonly transport: TransportProtocol
   /** The underlying Effect client. */
   readonly effect: A2AClient
   /** Calls a unary method of the method table. */
@@ -130,7 +134,7 @@ export const toPromiseClient = (client: A2AClient): A2APromiseClient => {
   ) as unknown as A2APromiseClientMethods
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A> & PromiseCallOptions) =>
     runToPromise(client.callExtension(method, params, options), options?.signal)
-  return { ...named, card: client.card, endpoint: client.endpoint, effect: client, call, stream, callExtension }
+  return { ...named, card: client.card, endpoint: client.endpoint, transport: client.transport, effect: client, call, stream, callExtension }
 }
 
 /**

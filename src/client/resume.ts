@@ -88,7 +88,10 @@ class ResumeState {
 
   /** Returns the event to deliver, or undefined for a duplicate. */
   accept(frame: RpcFrame<StreamResult>, resumed: boolean): StreamResult | undefined {
-    const seq = frame.id !== undefined && /^\d+$/.test(frame.id) ? Number(frame.id) : undefined
+    const numbered = frame.id !== undefined && /^\d+$/.test(frame.id) ? Number(frame.id) : undefined
+    // 0 numbers a snapshot that reflects no known position (our server's answer for a finished task whose
+    // log is gone): it is judged by its content, like an event without id, and never moves the resume point.
+    const seq = numbered === 0 ? undefined : numbered
     if (seq !== undefined && this.lastSeq !== undefined && seq <= this.lastSeq) return undefined
     const event = frame.result
     if (seq === undefined) {
@@ -97,7 +100,7 @@ class ResumeState {
       if (resumed && this.isRepeat(event, key)) return undefined
       this.remember(key)
     }
-    if (frame.id !== undefined) this.lastId = frame.id
+    if (frame.id !== undefined && numbered !== 0) this.lastId = frame.id
     if (seq !== undefined) this.lastSeq = seq
     this.apply(event)
     return event

@@ -77,7 +77,7 @@ describe("sseBody", () => {
       expect(JSON.parse(out.slice("data: ".length)).error.code).toBe(-32603)
     }))
 
-  it.effect("sends a ping comment while idle and none while events flow", () =>
+  it.effect("opens a quiet stream with one ping, then pings only while idle", () =>
     Effect.gen(function* () {
       const collected: Array<string> = []
       const never = Stream.never as Stream.Stream<{ seq: number; event: unknown }>
@@ -86,11 +86,18 @@ describe("sseBody", () => {
         Effect.fork
       )
       yield* TestClock.adjust(999)
-      expect(collected).toEqual([])
+      // the opening ping gets the response headers out while nothing else is ready
+      expect(collected).toEqual([": ping\n\n"])
       yield* TestClock.adjust(1)
       yield* TestClock.adjust(2_000)
-      expect(collected.length).toBeGreaterThanOrEqual(2)
+      expect(collected.length).toBeGreaterThanOrEqual(3)
       expect(collected.every((c) => c === ": ping\n\n")).toBe(true)
       yield* Fiber.interrupt(fiber)
+    }))
+
+  it.effect("sends no opening ping when an event is ready at once", () =>
+    Effect.gen(function* () {
+      const out = text(yield* Stream.runCollect(sseBody(1, Stream.make({ seq: 1, event: {} }), { heartbeatMs: 1_000 })))
+      expect(out.join("")).toBe('id: 1\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n')
     }))
 })

@@ -43,9 +43,16 @@ export const restSseBody = (
     Stream.tap(() => Clock.currentTimeMillis.pipe(Effect.map((now) => { lastWrite = now })))
   )
   if (options.heartbeatMs <= 0) return frames
-  const pings = Stream.fromSchedule(Schedule.spaced(options.heartbeatMs)).pipe(
-    Stream.filterEffect(() => Clock.currentTimeMillis.pipe(Effect.map((now) => now - lastWrite >= options.heartbeatMs))),
-    Stream.as(PING)
+  // A stream with nothing to send yet (a resubscription with `Last-Event-ID` to a quiet task) still sends
+  // its response headers at once: HTTP servers write them with the first body bytes, and a client waiting
+  // for them would otherwise time out before the first heartbeat.
+  const opening = Stream.fromEffect(Effect.yieldNow()).pipe(Stream.filter(() => lastWrite === 0), Stream.as(PING))
+  const pings = Stream.concat(
+    opening,
+    Stream.fromSchedule(Schedule.spaced(options.heartbeatMs)).pipe(
+      Stream.filterEffect(() => Clock.currentTimeMillis.pipe(Effect.map((now) => now - lastWrite >= options.heartbeatMs))),
+      Stream.as(PING)
+    )
   )
   return Stream.merge(frames, pings, { haltStrategy: "left" })
 }

@@ -1,0 +1,89 @@
+import { check, show } from "../scenarios/assert.ts"
+import { restScenario, type RestScenario } from "./harness.ts"
+
+const missing = (): string => `v1/tasks/missing-${crypto.randomUUID()}`
+
+/** The HTTP statuses the binding gives the catalogue's errors, and malformed requests. */
+export const errorScenarios: ReadonlyArray<RestScenario> = [
+  restScenario("errors: an unknown task is 404 with -32001 on GET", async (t) => {
+    const error = t.expectError(await t.request("GET", missing()), 404, -32001, "get")
+    check(/not found/i.test(String(error.message)), `message should say not found: ${show(error.message)}`)
+  }),
+
+  restScenario("errors: an unknown task is 404 with -32001 on :cancel", async (t) => {
+    t.expectError(await t.request("POST", `${missing()}:cancel`), 404, -32001, "cancel")
+  }),
+
+  restScenario("errors: a second cancel is 409 with -32002", async (t) => {
+    const task = await t.createTask()
+    t.expectTask(await t.request("POST", `v1/tasks/${task.id}:cancel`), "first cancel")
+    t.expectError(await t.request("POST", `v1/tasks/${task.id}:cancel`), 409, -32002, "second cancel")
+  }),
+
+  restScenario("errors: a body that is not JSON is 400 with -32700", async (t) => {
+    t.expectError(await t.request("POST", "v1/message:send", '{"message": {'), 400, -32700, "message:send")
+  }),
+
+  restScenario("errors: a body that is not UTF-8 is 400 with -32700", async (t) => {
+    t.expectError(await t.request("POST", "v1/message:send", new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])), 400, -32700, "message:send")
+  }),
+
+  restScenario("errors: message:send without a body is 400 with -32602", async (t) => {
+    t.expectError(await t.request("POST", "v1/message:send", ""), 400, -32602, "message:send")
+  }),
+
+  restScenario("errors: a message with empty parts is 400 with -32602", async (t) => {
+    t.expectError(await t.request("POST", "v1/message:send", { message: t.message("x", { parts: [] }) }), 400, -32602, "message:send")
+  }),
+
+  restScenario("errors: a message without messageId (protobuf form) is 400 with -32602", async (t) => {
+    t.expectError(await t.request("POST", "v1/message:send", { message: { role: "ROLE_USER", content: [{ text: "x" }] } }), 400, -32602, "message:send")
+  }),
+
+  restScenario("errors: a negative historyLength is 400 with -32602", async (t) => {
+    const task = await t.createTask()
+    t.expectError(await t.request("GET", `v1/tasks/${task.id}?historyLength=-1`), 400, -32602, "get")
+  }),
+
+  restScenario("errors: a message to a terminal task is 400 with -32602", async (t) => {
+    const task = await t.createTask()
+    t.expectTask(await t.request("POST", `v1/tasks/${task.id}:cancel`), "cancel")
+    t.expectError(await t.request("POST", "v1/message:send", t.sendBody(t.message("late", { taskId: task.id }))), 400, -32602, "message:send")
+  }),
+
+  restScenario("errors: a part MIME type outside the agent's input modes is 415 with -32005", async (t) => {
+    const message = t.message("x", { parts: [{ kind: "file", file: { uri: "https://example.com/a.bin", mimeType: "application/x-never-accepted" } }] })
+    t.expectError(await t.request("POST", "v1/message:send", t.sendBody(message)), 415, -32005, "message:send")
+  }),
+
+  restScenario("errors: a wrong HTTP method is 405 with an Allow header", async (t) => {
+    const reply = await t.request("PUT", "v1/message:send", t.sendBody())
+    check(reply.status === 405, `expected HTTP 405, got ${reply.status}: ${show(reply.text, 200)}`)
+    check(/\bPOST\b/.test(reply.headers.get("allow") ?? ""), `Allow should name POST, got ${show(reply.headers.get("allow"))}`)
+  }),
+
+  restScenario("errors: GET on :cancel is 405", async (t) => {
+    const task = await t.createTask()
+    const reply = await t.request("GET", `v1/tasks/${task.id}:cancel`)
+    check(reply.status === 405, `expected HTTP 405, got ${reply.status}`)
+  }),
+
+  restScenario("errors: an unknown route is 404 with -32601", async (t) => {
+    t.expectError(await t.request("GET", "v1/no-such-operation"), 404, -32601, "unknown route")
+  }),
+
+  restScenario("errors: a body above the size limit (10 MiB default) is refused with 413", async (t) => {
+    const big = new Uint8Array(10 * 1024 * 1024 + 64 * 1024).fill(0x20)
+    big[0] = 0x7b
+    big[big.length - 1] = 0x7d
+    const reply = await t.request("POST", "v1/message:send", big, { timeoutMs: Math.max(t.timeoutMs, 20_000) })
+    check(reply.status === 413, `expected HTTP 413, got ${reply.status}: ${show(reply.text, 200)}`)
+  }),
+
+  restScenario("errors: the extended card without credentials is an A2A error, never a card", async (t) => {
+    const reply = await t.request("GET", "v1/card")
+    if (reply.status === 200) t.skip("this agent serves GET /v1/card to anonymous callers")
+    check([401, 403, 404].includes(reply.status), `expected HTTP 401, 403 or 404, got ${reply.status}: ${show(reply.text, 200)}`)
+    if (reply.status === 404) t.expectError(reply, 404, -32007, "GET /v1/card")
+  })
+]

@@ -1,0 +1,240 @@
+/**
+ * The REST (HTTP+JSON) binding of A2A 0.3.0 for the client: each method of the method table as its `/v1`
+ * route, bodies written and answers read through the one mapping module `schemas/rest/`, so the typed
+ * results are the same as over JSON-RPC.
+ *
+ * Errors travel as the catalogue's HTTP status with a `{ code, message, data? }` body (an `event: error`
+ * frame inside a stream); they become the tagged classes through `fromWireError`. Anything else is
+ * `InvalidAgentResponse` (not JSON, wrong shape, not SSE) or `A2AClientTransportError` (unreachable,
+ * timeout, an HTTP error without an A2A error body).
+ *
+ * What REST cannot carry: `metadata` of `tasks/get` and of the push-config methods (their routes have no
+ * body). `tasks/pushNotificationConfig/get` without a config id reads the task's first config from the
+ * list route, since the REST route needs an id.
+ *
+ * @module
+ */
+import { Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { fromWireError, type ProtocolError, TaskNotFound } from "../../schemas/error-catalogue.ts"
+import type { StreamResult } from "../../schemas/events.ts"
+import type { MethodParams, MethodResult } from "../../schemas/methods.ts"
+import { decodeRestResponse, toRest } from "../../schemas/rest/index.ts"
+import { JSONRPCError } from "../../schemas/wire-errors.ts"
+import { readTextCapped } from "./body-reader.ts"
+import { type A2AClientError, A2AClientTransportError, excerpt, invalidAnswer } from "./errors.ts"
+import { exchange, type HttpRequest, mediaType, timeoutError } from "./http.ts"
+import type { RpcConfig, RpcFrame } from "./json-rpc-transport.ts"
+import { sseMessages } from "./sse.ts"
+import type { ClientTransport, StreamingMethod, UnaryMethod } from "./transport.ts"
+
+type Decode<A> = (u: unknown) => Either.Either<A, ParseResult.ParseError>
+
+/** One REST request: the route, its body, and how a successful answer is read. */
+interface RestCall<A> {
+  readonly verb: HttpRequest["method"]
+  readonly path: string
+  readonly body?: unknown
+  /** Reads the JSON answer; `undefined` for routes answered without a body (204). */
+  readonly decode: Decode<A> | undefined
+}
+
+const WireError = Schema.decodeUnknownOption(JSONRPCError)
+
+const formatIssue = (error: ParseResult.ParseError): string => excerpt(ParseResult.TreeFormatter.formatErrorSync(error), 400)
+
+const task = (id: string): string => `v1/tasks/${encodeURIComponent(id)}`
+
+const configs = (id: string): string => `${task(id)}/pushNotificationConfigs`
+
+/** A body for `:cancel` / `:subscribe` only when there is metadata to carry (peers post them empty). */
+const metadataBody = (params: { readonly metadata?: unknown }): { readonly body?: unknown } =>
+  params.metadata === undefined ? {} : { body: { metadata: params.metadata } }
+
+/** The route of each unary method. */
+const unaryRoute = <M extends UnaryMethod>(method: M, params: MethodParams<M>): RestCall<MethodResult<M>> => {
+  const p = params as never
+  const route = ((): RestCall<unknown> => {
+    switch (method as UnaryMethod) {
+      case "message/send":
+        return { verb: "POST", path: "v1/message:send", body: toRest.sendMessageRequest(p), decode: decodeRestResponse.sendResponse }
+      case "tasks/get": {
+        const { historyLength, id } = p as MethodParams<"tasks/get">
+        const query = historyLength === undefined ? "" : `?historyLength=${historyLength}`
+        return { verb: "GET", path: `${task(id)}${query}`, decode: decodeRestResponse.task }
+      }
+      case "tasks/cancel":
+        return { verb: "POST", path: `${task((p as MethodParams<"tasks/cancel">).id)}:cancel`, ...metadataBody(p), decode: decodeRestResponse.task }
+      case "tasks/pushNotificationConfig/set": {
+        const config = p as MethodParams<"tasks/pushNotificationConfig/set">
+        return { verb: "POST", path: configs(config.taskId), body: toRest.createPushConfigRequest(config), decode: decodeRestResponse.taskPushConfig }
+      }
+      case "tasks/pushNotificationConfig/get": {
+        const { id, pushNotificationConfigId } = p as MethodParams<"tasks/pushNotificationConfig/get">
+        return { verb: "GET", path: `${configs(id)}/${encodeURIComponent(pushNotificationConfigId ?? "")}`, decode: decodeRestResponse.taskPushConfig }
+      }
+      case "tasks/pushNotificationConfig/list":
+        return { verb: "GET", path: configs((p as MethodParams<"tasks/pushNotificationConfig/list">).id), decode: decodeRestResponse.pushConfigList }
+      case "tasks/pushNotificationConfig/delete": {
+        const { id, pushNotificationConfigId } = p as MethodParams<"tasks/pushNotificationConfig/delete">
+        return { verb: "DELETE", path: `${configs(id)}/${encodeURIComponent(pushNotificationConfigId)}`, decode: undefined }
+      }
+      case "agent/getAuthenticatedExtendedCard":
+        return { verb: "GET", path: "v1/card", decode: decodeRestResponse.card }
+    }
+  })()
+  return route as RestCall<MethodResult<M>>
+}
+
+/** The route of each streaming method. */
+const streamRoute = <M extends StreamingMethod>(method: M, params: MethodParams<M>): Omit<RestCall<StreamResult>, "decode"> =>
+  method === "message/stream"
+    ? { verb: "POST", path: "v1/message:stream", body: toRest.sendMessageRequest(params as MethodParams<"message/stream">) }
+    : { verb: "POST", path: `${task((params as MethodParams<"tasks/resubscribe">).id)}:subscribe`, ...metadataBody(params) }
+
+/**
+ * Reads an answer that is not the expected one: a REST error body becomes its tagged class (whatever the
+ * status); otherwise an HTTP error status is a transport error, and a 2xx the `otherwise` refusal.
+ */
+const refusal = (
+  url: string,
+  method: string,
+  response: Response,
+  text: string,
+  otherwise: () => A2AClientError
+): A2AClientError => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  const wire = WireError(json)
+  if (wire._tag === "Some" && !response.ok) return fromWireError(wire.value)
+  if (!response.ok) {
+    return new A2AClientTransportError({
+      reason: "HttpStatus",
+      message: `${url} answered ${method} with HTTP ${response.status}${text === "" ? "" : `: ${excerpt(text, 120)}`}`,
+      url,
+      status: response.status
+    })
+  }
+  return otherwise()
+}
+
+const readJson = <A>(url: string, method: string, text: string, decode: Decode<A>): Effect.Effect<A, ProtocolError> =>
+  Effect.gen(function*() {
+    const where = { url, method }
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: () => invalidAnswer("NotJson", `${url} answered ${method} with something that is not JSON`, { ...where, detail: excerpt(text) })
+    })
+    return yield* Effect.mapError(decode(json), (e) =>
+      invalidAnswer("WrongShape", `${url} answered ${method} with a REST payload of the wrong shape`, { ...where, detail: formatIssue(e) }))
+  })
+
+/** Performs one REST request, bounded by `timeoutMs` end to end. */
+const restCall = <A>(
+  config: RpcConfig,
+  base: string,
+  method: string,
+  route: RestCall<A>,
+  headers: Readonly<Record<string, string>> | undefined
+): Effect.Effect<A, A2AClientError> => {
+  const url = `${base}${route.path}`
+  return Effect.scoped(
+    Effect.gen(function*() {
+      const response = yield* exchange(config, {
+        url,
+        method: route.verb,
+        operation: method,
+        accept: "application/json",
+        body: route.body === undefined ? undefined : JSON.stringify(route.body),
+        headers
+      })
+      const text = yield* readTextCapped(response, { url, method, idleTimeoutMs: config.idleTimeoutMs, maxBytes: config.maxResponseBytes })
+      if (!response.ok) return yield* Effect.fail(refusal(url, method, response, text, () => undefined as never))
+      // Routes without a result (delete) answer 204; a body, if any, is not read.
+      if (route.decode === undefined) return null as A
+      return yield* readJson(url, method, text, route.decode)
+    })
+  ).pipe(Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, method, config.timeoutMs) }))
+}
+
+/** The answer of a get without a config id: the task's first config, as the JSON-RPC method gives it. */
+const firstPushConfig = (
+  config: RpcConfig,
+  base: string,
+  params: MethodParams<"tasks/pushNotificationConfig/get">,
+  headers: Readonly<Record<string, string>> | undefined
+): Effect.Effect<MethodResult<"tasks/pushNotificationConfig/get">, A2AClientError> =>
+  Effect.flatMap(
+    restCall(config, base, "tasks/pushNotificationConfig/get", unaryRoute("tasks/pushNotificationConfig/list", { id: params.id }), headers),
+    (list) =>
+      list[0] !== undefined
+        ? Effect.succeed(list[0])
+        : Effect.fail(new TaskNotFound({ message: `Task ${params.id} has no push notification config` }))
+  )
+
+/** Opens one REST SSE connection; `data:` payloads are bare REST events, `event: error` frames fail the stream. */
+const restStream = (
+  config: RpcConfig,
+  base: string,
+  method: StreamingMethod,
+  route: Omit<RestCall<StreamResult>, "decode">,
+  headers: Readonly<Record<string, string>> | undefined
+): Stream.Stream<RpcFrame<StreamResult>, A2AClientError> =>
+  Stream.unwrapScoped(
+    Effect.gen(function*() {
+      const url = `${base}${route.path}`
+      const where = { url, method }
+      const response = yield* exchange(config, {
+        url,
+        method: route.verb,
+        operation: method,
+        accept: "text/event-stream",
+        body: route.body === undefined ? undefined : JSON.stringify(route.body),
+        headers
+      }).pipe(Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, method, config.timeoutMs) }))
+      if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
+        const text = yield* readTextCapped(response, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxBytes: config.maxResponseBytes })
+        return yield* Effect.fail(refusal(url, method, response, text, () =>
+          invalidAnswer(
+            "NotSse",
+            `${url} answered the streaming method ${method} with ${mediaType(response) || "no content type"} instead of text/event-stream`,
+            { ...where, detail: excerpt(text) }
+          )))
+      }
+      return sseMessages(response.body, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxEventBytes: config.maxEventBytes }).pipe(
+        Stream.mapEffect((message): Effect.Effect<RpcFrame<StreamResult>, ProtocolError> => {
+          if (message.event === "error") {
+            return Effect.flatMap(readJson(url, method, message.data, Schema.decodeUnknownEither(JSONRPCError)), (e) =>
+              Effect.fail(fromWireError(e)))
+          }
+          return Effect.map(readJson(url, method, message.data, decodeRestResponse.streamResponse), (result) => ({ id: message.id, result }))
+        })
+      )
+    })
+  )
+
+/** A base URL that `v1/...` can be appended to. */
+const asBase = (url: string): string => (url.endsWith("/") ? url : `${url}/`)
+
+/**
+ * The REST binding at `baseUrl` (the card's `HTTP+JSON` interface URL; `v1/...` is appended to it), as the
+ * client's transport. A resubscription carries `Last-Event-ID` on `POST /v1/tasks/{id}:subscribe`.
+ */
+export const restTransport = (baseUrl: string): ClientTransport => {
+  const base = asBase(baseUrl)
+  return {
+    protocol: "HTTP+JSON",
+    endpoint: base,
+    call: (config, method, params, headers) => {
+      if (method === "tasks/pushNotificationConfig/get") {
+        const p = params as MethodParams<"tasks/pushNotificationConfig/get">
+        if (p.pushNotificationConfigId === undefined) return firstPushConfig(config, base, p, headers) as never
+      }
+      return restCall(config, base, method, unaryRoute(method, params), headers)
+    },
+    open: (config, method, params, headers) => restStream(config, base, method, streamRoute(method, params), headers)
+  }
+}

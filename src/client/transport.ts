@@ -1,0 +1,47 @@
+/**
+ * The small interface every wire binding of the client implements (JSON-RPC, REST), so `A2AClient` derives
+ * its methods, retries and stream resumption once, whatever the binding.
+ *
+ * @module
+ */
+import type { Effect, Stream } from "effect"
+import type { StreamResult } from "../../schemas/events.ts"
+import type { MethodName, MethodParams, MethodResult, methods } from "../../schemas/methods.ts"
+import type { A2AClientError } from "./errors.ts"
+import type { RpcConfig, RpcFrame } from "./json-rpc-transport.ts"
+
+/** Methods answered with one response. */
+export type UnaryMethod = { [M in MethodName]: (typeof methods)[M]["streaming"] extends true ? never : M }[MethodName]
+/** Methods answered with an SSE stream. */
+export type StreamingMethod = Exclude<MethodName, UnaryMethod>
+
+/** The bindings the client speaks, spelled as agent cards spell them in `preferredTransport`. */
+export type TransportProtocol = "JSONRPC" | "HTTP+JSON"
+
+/** Which binding a client uses: one of them, or `auto` (the card's preference when supported). */
+export type TransportChoice = TransportProtocol | "auto"
+
+/** Every binding this client implements, in the order `auto` falls back through a card's interfaces. */
+export const supportedProtocols: ReadonlyArray<TransportProtocol> = ["JSONRPC", "HTTP+JSON"]
+
+/** One binding bound to one agent URL. Limits and per-call headers come with each call. */
+export interface ClientTransport {
+  /** The binding's name as cards spell it. */
+  readonly protocol: TransportProtocol
+  /** Where requests go: the JSON-RPC endpoint, or the REST base URL (ending in `/`). */
+  readonly endpoint: string
+  /** One unary method, bounded by `config.timeoutMs`, its answer decoded with the method's result schema. */
+  readonly call: <M extends UnaryMethod>(
+    config: RpcConfig,
+    method: M,
+    params: MethodParams<M>,
+    headers: Readonly<Record<string, string>> | undefined
+  ) => Effect.Effect<MethodResult<M>, A2AClientError>
+  /** One connection of a streaming method; resumption is layered on top by the client. */
+  readonly open: <M extends StreamingMethod>(
+    config: RpcConfig,
+    method: M,
+    params: MethodParams<M>,
+    headers: Readonly<Record<string, string>> | undefined
+  ) => Stream.Stream<RpcFrame<StreamResult>, A2AClientError>
+}
