@@ -1,7 +1,9 @@
 /**
- * Command line: `npm run conformance -- --url <jsonrpc-url> [--filter <text>] [--timeout <ms>] [--webhook <url>]`.
+ * Command line: `npm run conformance -- --url <jsonrpc-url> [--filter <text>] [--timeout <ms>] [--webhook <url>]`,
+ * or with `--rest` the REST scenarios against a REST base URL (`npm run conformance:rest -- --url <base-url>/`).
  * Prints one line per scenario and a final `N passed, M failed[, K skipped]`; exits 1 when any failed.
  */
+import { runRestScenarios } from "../scenarios-rest/run.ts"
 import { resultLine, runScenarios, summaryLine } from "./run.ts"
 
 interface ProcessLike {
@@ -11,13 +13,17 @@ interface ProcessLike {
 
 const proc = (globalThis as unknown as { process: ProcessLike }).process
 
-const usage = "usage: conformance --url <jsonrpc-url> [--filter <text>] [--timeout <ms>] [--webhook <url>]"
+const usage = "usage: conformance [--rest] --url <jsonrpc-url | rest-base-url> [--filter <text>] [--timeout <ms>] [--webhook <url>]"
 
 const parse = (argv: ReadonlyArray<string>): Map<string, string> => {
   const out = new Map<string, string>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (!arg.startsWith("--")) continue
+    if (arg === "--rest") {
+      out.set("rest", "true")
+      continue
+    }
     const eq = arg.indexOf("=")
     if (eq !== -1) out.set(arg.slice(2, eq), arg.slice(eq + 1))
     else out.set(arg.slice(2), argv[++i] ?? "")
@@ -35,7 +41,8 @@ const main = async (): Promise<number> => {
   const timeout = args.get("timeout")
   const filter = args.get("filter")
   const webhookUrl = args.get("webhook")
-  const report = await runScenarios({
+  const run = args.has("rest") ? runRestScenarios : runScenarios
+  const report = await run({
     url,
     ...(filter !== undefined ? { filter } : {}),
     ...(timeout !== undefined ? { timeoutMs: Number(timeout) } : {}),
