@@ -47,6 +47,10 @@ export const makeFinishedLogs = (options: FinishedLogOptions = {}) => {
       sweep(now)
       return entries.get(taskId)?.log
     },
+    /** Drops expired logs; the runtime calls it every `sweepEveryMs`, so they go even when no request comes. */
+    sweep,
+    /** How often the runtime sweeps: the linger, at most every 5 s (at least every 100 ms). */
+    sweepEveryMs: Math.max(100, Math.min(lingerMs, 5_000)),
     /** How many finished logs are kept right now. */
     size: (): number => entries.size
   }

@@ -43,9 +43,17 @@ export const makeMemoryTaskStore = (
       terminal.delete(id)
     }
 
+    // When the oldest terminal record expires: until then (and within the size bound) a sweep has
+    // nothing to do, so the get/put on every request skip the walk. May be early, never late.
+    let nextExpiry = Number.POSITIVE_INFINITY
     const sweep = (now: number) => {
+      if (now < nextExpiry && terminal.size <= maxTerminal) return
+      nextExpiry = Number.POSITIVE_INFINITY
       for (const [id, at] of terminal) {
-        if (at + ttl > now) break
+        if (at + ttl > now) {
+          nextExpiry = at + ttl
+          break
+        }
         drop(id)
       }
       if (terminal.size > maxTerminal) {
@@ -81,6 +89,7 @@ export const makeMemoryTaskStore = (
         terminal.delete(taskId)
         if (isTerminalTask(input.task)) {
           terminal.set(taskId, now)
+          nextExpiry = Math.min(nextExpiry, now + ttl)
           sweep(now)
         }
         return Effect.succeed(record)

@@ -35,7 +35,7 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
   let pushConfigs = options.pushConfigs
   let written: Task | undefined
   let configsDirty = false
-  const lock = Effect.unsafeMakeSemaphore(1)
+  const lock = makeMutex()
 
   type Update = (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
   const attempt = (retries: number, update?: Update): Effect.Effect<void> =>
@@ -66,12 +66,12 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
       )
     })
 
-  const write = lock.withPermits(1)(attempt(3))
+  const write = lock(attempt(3))
   return {
     write,
     pushConfigs: () => pushConfigs,
     updatePushConfigs: (f) =>
-      lock.withPermits(1)(
+      lock(
         Effect.suspend(() => {
           pushConfigs = f(pushConfigs)
           configsDirty = true
@@ -79,4 +79,42 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
         })
       )
   }
+}
+
+/**
+ * Runs effects one at a time. Unlike Effect's Semaphore, an uncontended turn starts synchronously, so a
+ * write to a synchronous store (the in-memory one) is done before the agent's action returns.
+ */
+const makeMutex = () => {
+  let busy = false
+  const queue: Array<() => void> = []
+  const unlockNow = () => {
+    const next = queue.shift()
+    if (next === undefined) busy = false
+    else next() // the lock passes straight to the next in line
+  }
+  const unlock = Effect.sync(unlockNow)
+  const waitTurn = Effect.async<void>((resume) => {
+    let handed = false
+    const turn = () => {
+      handed = true
+      resume(Effect.void)
+    }
+    queue.push(turn)
+    return Effect.sync(() => {
+      const i = queue.indexOf(turn)
+      if (i >= 0) queue.splice(i, 1)
+      else if (handed) unlockNow()
+    })
+  })
+  return <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.suspend(() => {
+        if (!busy) {
+          busy = true
+          return Effect.ensuring(restore(effect), unlock)
+        }
+        return Effect.zipRight(restore(waitTurn), Effect.ensuring(restore(effect), unlock))
+      })
+    )
 }

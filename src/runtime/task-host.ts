@@ -1,5 +1,4 @@
-import { Cause, Clock, Deferred, Effect, Exit, ExecutionStrategy, FiberId, Scope } from "effect"
-import type { Fiber } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, FiberId } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
@@ -12,6 +11,7 @@ import type { Principal } from "../auth/principal.ts"
 import { agentFailureText } from "./agent-failure.ts"
 import { makeEventLog } from "./event-log.ts"
 import type { EventLog } from "./event-log.ts"
+import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
 import type { TaskStore } from "./task-store.ts"
 
@@ -31,7 +31,11 @@ export interface HostEnv {
   readonly agent: Agent
   readonly store: TaskStore
   readonly window: number
+  /** How long an agent waits at most for a live stream reader that makes no progress (see paced-log.ts). */
+  readonly stallMs: number
   readonly notify: (change: TaskChange) => void
+  /** Starts a run of the agent in a fiber of its own, owned by the runtime (closing the runtime interrupts it). */
+  readonly spawn: (program: Effect.Effect<void, unknown>) => Effect.Effect<Fiber.RuntimeFiber<void, unknown>>
   /** Called when the host no longer serves its task (terminal and stored, or answered with a Message). */
   readonly release: (taskId: string) => void
 }
@@ -44,9 +48,9 @@ export interface RunInput {
 }
 
 /**
- * One task in this process: its machine snapshot, event log, store version and the agent's running fiber,
- * all owned by one Scope. Every change goes through `apply`, whose machine step and log append are one
- * synchronous block: racing actions (cancel versus complete) are ordered, and exactly one terminal wins.
+ * One task in this process: its machine snapshot, event log, store version and the agent's running fiber
+ * (owned by the runtime; cancel interrupts it). Every change goes through `apply`, whose machine step and
+ * log append are one synchronous block: racing actions (cancel versus complete) are ordered, and exactly one terminal wins.
  */
 export interface TaskHost {
   readonly taskId: string
@@ -55,6 +59,8 @@ export interface TaskHost {
   readonly log: EventLog<StreamResult>
   /** Whether the Task exists for clients (false until the agent's first action, which may be a reply). */
   readonly materialized: () => boolean
+  /** Whether a client ever subscribed to the log (only such a client holds event ids to resume from). */
+  readonly streamed: () => boolean
   /** The Message the agent answered with instead of a task, if any. */
   readonly reply: () => Message | undefined
   /** The current Task. */
@@ -89,24 +95,26 @@ export const makeTaskHost = (
     readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
     /** A task restored from the store: already materialized at this version. */
     readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number }
-  },
-  parent: Scope.Scope
+  }
 ): Effect.Effect<TaskHost> =>
-  Effect.gen(function*() {
+  // No Scope per task: the runtime owns the run fiber (env.spawn) and cancel interrupts it directly.
+  Effect.map(Clock.currentTimeMillis, (now) => {
     const { contextId, owner, taskId } = init
-    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-    const timestamp = yield* isoNow
+    const timestamp = new Date(now).toISOString()
     let snapshot: TaskSnapshot = init.restored?.snapshot ?? start({ id: taskId, contextId, message: init.message, timestamp })
     let materialized = init.restored !== undefined
     let replied: Message | undefined
     let released = false
+    // A run is active from its start until onRunEnd; the fiber is known only once spawn returns.
+    let running = false
     let runFiber: Fiber.RuntimeFiber<void, unknown> | undefined
     let inputWaiter: Deferred.Deferred<Message> | undefined
-    let changed = Deferred.unsafeMake<void>(FiberId.none)
-    const log = makeEventLog<StreamResult>({
+    // Callbacks instead of a fresh Deferred per change: most changes have nobody waiting.
+    let waiters: Array<() => void> = []
+    const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
       snapshot: () => (replied !== undefined ? replied : taskOf(snapshot))
-    })
+    }), env.window, env.stallMs)
     const persist = persistTask({
       store: env.store,
       owner,
@@ -116,16 +124,17 @@ export const makeTaskHost = (
     })
 
     const signal = () => {
-      const d = changed
-      changed = Deferred.unsafeMake<void>(FiberId.none)
-      Deferred.unsafeDone(d, Exit.void)
+      if (waiters.length === 0) return
+      const ws = waiters
+      waiters = []
+      for (const w of ws) w()
     }
     const state = () => snapshot.context.status.state
     // Settled: what a blocking send waits for. An idle task (no run in progress, kept open by
     // `onReturn: "keep"`) is settled too: nothing will change it until the next message.
     const settled = () =>
       replied !== undefined ||
-      (materialized && (isTerminal(state()) || isInterrupted(state()) || runFiber === undefined))
+      (materialized && (isTerminal(state()) || isInterrupted(state()) || !running))
 
     // The log closes at the terminal step; the runtime forgets the host only once the store has the
     // terminal Task, so a reader never finds neither the host nor the final record.
@@ -169,7 +178,9 @@ export const makeTaskHost = (
       Effect.suspend(() => {
         const refusal = applySync(event)
         if (refusal !== undefined) return Effect.fail(refusal)
-        return event.type === "artifact" ? Effect.void : persistAndMaybeForget
+        // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
+        if (event.type === "artifact") return pace
+        return event.type === "status" ? Effect.zipRight(persistAndMaybeForget, pace) : persistAndMaybeForget
       })
 
     const refused = (action: string) => (r: TransitionRefused) =>
@@ -250,39 +261,40 @@ export const makeTaskHost = (
     })
 
     /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
-    const onRunEnd = (exit: Exit.Exit<void, unknown>): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        if (replied !== undefined) {
-          runFiber = undefined
-          return
-        }
-        if (Exit.isSuccess(exit)) {
-          materialize()
-          if (!isTerminal(state()) && !isInterrupted(state()) && env.agent.onReturn !== "keep") {
-            yield* Effect.ignore(apply({ type: "complete", timestamp: yield* isoNow }))
-          }
-        } else if (!isTerminal(state())) {
-          if (!Cause.isInterruptedOnly(exit.cause)) {
-            yield* Effect.logWarning("agent execute failed", exit.cause)
-          }
-          const text = agentFailureText(exit.cause)
-          yield* Effect.ignore(apply({ type: "fail", timestamp: yield* isoNow, ...agentMessage(text) }))
-        }
-        // Cleared only now, so that no reader sees an idle task that is about to be completed or failed.
-        runFiber = undefined
-        signal()
-        if (released) yield* Effect.forkDaemon(Scope.close(scope, Exit.void))
-      })
+    // Cleared only at the very end, so that no reader sees an idle task that is about to be completed or failed.
+    const runEnded = Effect.sync(() => {
+      running = false
+      runFiber = undefined
+      signal()
+    })
+
+    /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
+    const onRunEnd = (exit: Exit.Exit<void, unknown>): Effect.Effect<void> => {
+      if (replied !== undefined || isTerminal(state())) return runEnded
+      if (Exit.isSuccess(exit)) {
+        materialize()
+        if (isTerminal(state()) || isInterrupted(state()) || env.agent.onReturn === "keep") return runEnded
+        return Effect.zipRight(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "complete", timestamp }))), runEnded)
+      }
+      const warn = Cause.isInterruptedOnly(exit.cause) ? Effect.void : Effect.logWarning("agent execute failed", exit.cause)
+      const text = agentFailureText(exit.cause)
+      return warn.pipe(
+        Effect.zipRight(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "fail", timestamp, ...agentMessage(text) })))),
+        Effect.zipRight(runEnded)
+      )
+    }
 
     const run = (input: RunInput): Effect.Effect<void> =>
       Effect.suspend(() => {
-        if (runFiber !== undefined || released) return Effect.void
+        if (running || released) return Effect.void
+        running = true
         const program = Effect.suspend(() => env.agent.execute(contextFor(input))).pipe(
           Effect.asVoid,
           Effect.onExit(onRunEnd)
         )
-        return Effect.map(Effect.forkIn(program, scope), (fiber) => {
-          runFiber = fiber
+        return Effect.map(env.spawn(program), (fiber) => {
+          // Defensive: a run that has already ended leaves no fiber to interrupt.
+          if (running) runFiber = fiber
         })
       })
 
@@ -295,7 +307,7 @@ export const makeTaskHost = (
           inputWaiter = undefined
           if (waiter !== undefined) Deferred.unsafeDone(waiter, Exit.succeed(input.message))
           // No run in progress (the last one returned while waiting): this message starts a new one.
-          const startRun = runFiber === undefined ? run(input) : Effect.void
+          const startRun = running ? Effect.void : run(input)
           return Effect.zipRight(persist.write, startRun)
         }))
 
@@ -307,13 +319,23 @@ export const makeTaskHost = (
           }
           const refusal = applySync({ type: "cancel", timestamp: ts })
           if (refusal !== undefined) return Effect.fail(refusal)
-          return Effect.as(Effect.zipRight(Scope.close(scope, Exit.void), persistAndMaybeForget), taskOf(snapshot))
+          const fiber = runFiber
+          // Interrupting the run waits for the agent's finalizers; a cancel from inside the run cannot wait for itself.
+          const stop = fiber === undefined
+            ? Effect.void
+            : Effect.fiberIdWith((self) => (self === fiber.id() ? Effect.void : Fiber.interrupt(fiber)))
+          return Effect.as(Effect.zipRight(stop, persistAndMaybeForget), taskOf(snapshot))
         }))
 
+    const changed = Effect.async<void>((resume) => {
+      const w = () => resume(Effect.void)
+      waiters.push(w)
+      return Effect.sync(() => {
+        waiters = waiters.filter((x) => x !== w)
+      })
+    })
     const awaitUntil = (done: () => boolean): Effect.Effect<void> => {
-      const loop: Effect.Effect<void> = Effect.suspend(() =>
-        done() ? Effect.void : Effect.zipRight(Deferred.await(changed), loop)
-      )
+      const loop: Effect.Effect<void> = Effect.suspend(() => (done() ? Effect.void : Effect.zipRight(changed, loop)))
       return loop
     }
 
@@ -323,6 +345,7 @@ export const makeTaskHost = (
       owner,
       log,
       materialized: () => materialized,
+      streamed: everRead,
       reply: () => replied,
       task: () => taskOf(snapshot),
       pushConfigs: persist.pushConfigs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Stream, TestClock } from "effect"
+import { Chunk, Deferred, Effect, Fiber, Stream, TestClock } from "effect"
 import type { Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -70,8 +70,13 @@ describe("TaskRuntime at scale", () => {
       const pull = yield* Stream.toPull(yield* runtime.stream({ message: userMessage("go") }, alice))
       const first = Chunk.toArray(yield* pull)
       expect(first[0]?.event.kind).toBe("task")
-      // the agent emits everything while nobody reads
+      // the agent emits everything while nobody reads: it waits once for the idle reader, for at most the
+      // stall bound (1 s of Effect time), then leaves it to the snapshot resync
+      const clock = yield* Effect.fork(Effect.forever(Effect.zipRight(Effect.yieldNow(), TestClock.adjust("100 millis"))))
       yield* Deferred.await(emitted)
+      const waited = yield* TestClock.currentTimeMillis
+      yield* Fiber.interrupt(clock)
+      expect(waited).toBeGreaterThanOrEqual(1_000)
       const resync = Chunk.toArray(yield* pull)
       expect(resync).toHaveLength(1)
       const snapshot = resync[0]!

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, ExecutionStrategy, Exit, Option, Scope, Stream } from "effect"
+import { Clock, Duration, Effect, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schedule, Scope, Stream } from "effect"
 import { restore, step, taskOf } from "../../machines/task.ts"
 import type {
   DeleteTaskPushNotificationConfigParams,
@@ -26,7 +26,7 @@ import { findConfig, removeConfig, upsertConfig } from "./push-configs.ts"
 import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
-import type { TaskChange, TaskHost } from "./task-host.ts"
+import type { RunInput, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
 import type { TaskRecord, TaskStore } from "./task-store.ts"
 
@@ -127,6 +127,11 @@ export interface TaskRuntimeOptions {
    * `Last-Event-ID`. Default 30 s and 1,000 logs.
    */
   readonly finishedLogs?: FinishedLogOptions
+  /**
+   * How long an agent that outruns a live stream reader (by 3/4 of the log window) waits at most for that
+   * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
+   */
+  readonly readerStall?: Duration.DurationInput
 }
 
 /** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
@@ -144,6 +149,14 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
     const hosts = new Map<string, TaskHost>()
     const finished = makeFinishedLogs(options.finishedLogs)
+    // Run fibers of all hosts: one registry and one finalizer instead of a Scope per task.
+    const running = new Set<Fiber.RuntimeFiber<void, unknown>>()
+    yield* Scope.addFinalizer(scope, Effect.suspend(() => Fiber.interruptAll([...running])))
+    // Finished logs expire even when no request comes to sweep them.
+    yield* Effect.forkIn(
+      Effect.repeat(Effect.sync(() => finished.sweep(Date.now())), Schedule.spaced(Duration.millis(finished.sweepEveryMs))),
+      scope
+    )
     const listeners = new Set<(change: TaskChange) => void>()
     const inputModes = acceptedInputModes(agent.card)
     let accepting = true
@@ -152,13 +165,24 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       agent,
       store,
       window: options.logWindow ?? defaultLogWindow,
+      stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
+      // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
+      // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
+      spawn: (program: Effect.Effect<void, unknown>) =>
+        Effect.map(Effect.runtime<never>(), (rt) => {
+          const fiber = Runtime.runFork(rt, program, { immediate: false })
+          running.add(fiber)
+          fiber.addObserver(() => running.delete(fiber))
+          return fiber
+        }),
       notify: (change: TaskChange) => {
         for (const l of listeners) l(change)
       },
       release: (taskId: string) => {
         const host = hosts.get(taskId)
         hosts.delete(taskId)
-        if (host !== undefined && host.materialized()) finished.add(taskId, host.log, Date.now())
+        // Only a log someone streamed can be resumed by event id; the others would be kept for nobody.
+        if (host !== undefined && host.materialized() && host.streamed()) finished.add(taskId, host.log, Date.now())
       }
     }
 
@@ -206,34 +230,34 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           message,
           pushConfigs: record.pushConfigs,
           restored: { snapshot, version: record.version }
-        }, scope).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
+        }).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
       })
 
     const addInlineConfig = (host: TaskHost, config: PushNotificationConfig | undefined) =>
       config === undefined ? Effect.void : host.updatePushConfigs((cs) => upsertConfig(cs, config).configs)
 
-    /** Starts or continues the task a message is for; `after` is the log position before the message. */
-    const dispatch = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.gen(function*() {
-        yield* checkInput(params)
+    /** Starts a new task for the message (flat Effect chain: this runs once per task). */
+    const startTask = (params: MessageSendParams, input: RunInput, owner: string) =>
+      Effect.suspend(() => {
+        if (!accepting) return Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
         const message = params.message
-        const input = { message, principal: ctx.principal, extensions: ctx.extensions }
-        if (message.taskId === undefined) {
-          if (!accepting) return yield* Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
-          const taskId = crypto.randomUUID()
-          const host = yield* makeTaskHost(env, {
-            taskId,
-            contextId: message.contextId ?? crypto.randomUUID(),
-            owner: ctx.principal.id,
-            message,
-            pushConfigs: []
-          }, scope)
-          hosts.set(taskId, host)
-          yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
-          yield* host.run(input)
-          return { host, after: 0, before: undefined }
-        }
-        const found = yield* lookup(message.taskId, ctx.principal)
+        const taskId = crypto.randomUUID()
+        return Effect.flatMap(
+          makeTaskHost(env, { taskId, contextId: message.contextId ?? crypto.randomUUID(), owner, message, pushConfigs: [] }),
+          (host) => {
+            hosts.set(taskId, host)
+            const config = params.configuration?.pushNotificationConfig
+            const started = config === undefined ? host.run(input) : Effect.zipRight(addInlineConfig(host, config), host.run(input))
+            return Effect.as(started, { host, after: 0, before: undefined as Task | undefined })
+          }
+        )
+      })
+
+    /** Continues the task a message names; `after` is the log position before the message. */
+    const continueTask = (params: MessageSendParams, input: RunInput, ctx: RequestContext, taskId: string) =>
+      Effect.gen(function*() {
+        const message = params.message
+        const found = yield* lookup(taskId, ctx.principal)
         if (isTerminalTask(found.task)) {
           return yield* Effect.fail(
             new InvalidParams({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
@@ -243,7 +267,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           return yield* Effect.fail(new InvalidParams({ message: "message contextId does not match the task's contextId" }))
         }
         const host = found.host ?? (yield* adopt(found.record!, message))
-        const before = host.task()
+        const before: Task | undefined = host.task()
         const after = host.log.lastSeq()
         // The config first, so the changes this message causes are delivered to it too.
         yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
@@ -251,14 +275,26 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         return { host, after, before }
       })
 
+    /** Starts or continues the task a message is for. */
+    const dispatch = (params: MessageSendParams, ctx: RequestContext) =>
+      Effect.zipRight(
+        checkInput(params),
+        Effect.suspend(() => {
+          const message = params.message
+          const input: RunInput = { message, principal: ctx.principal, extensions: ctx.extensions }
+          return message.taskId === undefined
+            ? startTask(params, input, ctx.principal.id)
+            : continueTask(params, input, ctx, message.taskId)
+        })
+      )
+
     const send = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.gen(function*() {
-        const { host } = yield* dispatch(params, ctx)
-        yield* params.configuration?.blocking === false ? host.awaitMaterialized : host.awaitSettled
-        const reply = host.reply()
-        if (reply !== undefined) return reply as Task | Message
-        return withHistoryLength(host.task(), params.configuration?.historyLength)
-      })
+      Effect.flatMap(dispatch(params, ctx), ({ host }) =>
+        Effect.map(params.configuration?.blocking === false ? host.awaitMaterialized : host.awaitSettled, (): Task | Message => {
+          const reply = host.reply()
+          if (reply !== undefined) return reply
+          return withHistoryLength(host.task(), params.configuration?.historyLength)
+        }))
 
     const stream = (params: MessageSendParams, ctx: RequestContext) =>
       Effect.map(dispatch(params, ctx), ({ after, before, host }) => {

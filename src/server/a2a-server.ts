@@ -9,7 +9,7 @@
  * // later: await server.dispose()
  * ```
  */
-import { HttpApp, HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
@@ -144,6 +144,10 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     return { runtime, register, shutdown }
   })
 
+const untracedRuntime = Effect.runSync(
+  Effect.locally(Effect.runtime<never>(), HttpMiddleware.currentTracerDisabledWhen, () => true)
+)
+
 /** Serving an agent over A2A. */
 export const A2AServer = {
   /**
@@ -158,7 +162,9 @@ export const A2AServer = {
       Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
     )) as unknown as HttpApp.Default
-    const handler = HttpApp.toWebHandler(app)
+    // The Web handler runs on the default runtime, whose tracer drops every span: the platform's
+    // per-request server span would be pure cost there, so it is switched off.
+    const handler = HttpApp.toWebHandlerRuntime(untracedRuntime)(app)
     const defaultGrace = resolveServerOptions(config).shutdownGraceMs
     let disposed: Promise<void> | undefined
     return {

@@ -29,6 +29,15 @@ export const readBody = (
   if (typeof Request !== "undefined" && request.source instanceof Request && request.source.body === null) {
     return Effect.succeed(new Uint8Array(0))
   }
+  // A declared length within the limit bounds the body already (HTTP framing): read it in one go,
+  // without a Stream per request.
+  if (declared !== undefined && /^\d+$/.test(declared)) {
+    return request.arrayBuffer.pipe(
+      Effect.mapError((cause) => new BodyUnreadable({ cause })),
+      // Node's implementation hands over its Buffer (a Uint8Array) despite the type: no copy then.
+      Effect.map((buffer: ArrayBuffer | Uint8Array) => (buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer)))
+    )
+  }
   return request.stream.pipe(
     Stream.mapError((cause) => new BodyUnreadable({ cause })),
     Stream.runFoldEffect({ parts: [] as Array<Uint8Array>, size: 0 }, (acc, part) => {

@@ -1,0 +1,112 @@
+/**
+ * Soft backpressure for a task's event log: an agent that outruns its live readers waits a bounded
+ * time for them instead of pushing them into a snapshot resynchronisation.
+ *
+ * The log itself never waits (DESIGN: a slow reader never stalls the agent). This wrapper only adds a
+ * pause point that the task host takes between agent actions: when the slowest live reader is more
+ * than 3/4 of the window behind, the agent waits until that reader is back under 1/2 of the window.
+ * A reader that makes no progress for `stallMs` is abandoned: it is no longer waited for, and falls
+ * back to the log's snapshot resync. So the agent is never held more than `stallMs` per reader.
+ */
+import { Chunk, Clock, Effect, Stream } from "effect"
+import type { EventLog, Sequenced } from "./event-log.ts"
+
+/** Where one live reader stands. */
+interface Reader {
+  /** Sequence number of the last event it pulled (or where it started). */
+  seq: number
+  /** No longer waited for: it stalled once for the whole bound. */
+  abandoned: boolean
+}
+
+/** A log whose producer can pace itself on its readers. */
+export interface PacedLog<E> {
+  /** The log, with subscriptions that report their progress. */
+  readonly log: EventLog<E>
+  /**
+   * Succeeds at once unless a live reader lags more than 3/4 of the window; then waits until it is back
+   * under 1/2 of the window, abandoning any reader that makes no progress for `stallMs`.
+   */
+  readonly pace: Effect.Effect<void>
+  /** Whether anyone ever subscribed (only then can a client hold a sequence number to resume from). */
+  readonly everRead: () => boolean
+}
+
+/** Wraps `log` (of window `window`) with reader tracking; `stallMs` bounds each wait for one reader. */
+export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): PacedLog<E> => {
+  const readers = new Set<Reader>()
+  let everRead = false
+  const high = Math.floor((window * 3) / 4)
+  const low = Math.floor(window / 2)
+  // Wake-ups of a waiting producer; only armed while it waits, so readers pay one size check otherwise.
+  let wakers: Array<() => void> = []
+  const wake = () => {
+    if (wakers.length === 0) return
+    const ws = wakers
+    wakers = []
+    for (const w of ws) w()
+  }
+
+  const slowest = (): Reader | undefined => {
+    let slow: Reader | undefined
+    for (const r of readers) if (!r.abandoned && (slow === undefined || r.seq < slow.seq)) slow = r
+    return slow
+  }
+
+  const subscribe: EventLog<E>["subscribe"] = (options) => {
+    // Handing out a subscription is enough: a fast task may finish before its reader first runs, and
+    // that reader may still need to resume by event id from the finished log.
+    everRead = true
+    return Stream.suspend(() => {
+      const reader: Reader = { seq: options?.after ?? log.lastSeq(), abandoned: false }
+      readers.add(reader)
+      return log.subscribe(options).pipe(
+        // Per chunk, not per event: the log hands every available event over in one chunk.
+        Stream.mapChunks((chunk) => {
+          const last: Sequenced<E> | undefined = Chunk.isNonEmpty(chunk) ? Chunk.unsafeLast(chunk) : undefined
+          if (last !== undefined && last.seq > reader.seq) {
+            reader.seq = last.seq
+            wake()
+          }
+          return chunk
+        }),
+        Stream.ensuring(Effect.sync(() => {
+          readers.delete(reader)
+          wake()
+        }))
+      )
+    })
+  }
+
+  const nextProgress = Effect.async<void>((resume) => {
+    const w = () => resume(Effect.void)
+    wakers.push(w)
+    return Effect.sync(() => {
+      wakers = wakers.filter((x) => x !== w)
+    })
+  })
+
+  /** Waits for the slowest reader to come under `low`; `watch` is the reader being timed and its deadline. */
+  const catchUp = (watch: { readonly reader: Reader; readonly seq: number; readonly deadline: number } | undefined): Effect.Effect<void> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const slow = slowest()
+      if (slow === undefined || log.closed() || log.lastSeq() - slow.seq <= low) return Effect.void
+      // The bound restarts whenever the slowest reader moves, so a reader that keeps reading is never dropped.
+      const timed = watch !== undefined && watch.reader === slow && watch.seq === slow.seq
+        ? watch
+        : { reader: slow, seq: slow.seq, deadline: now + stallMs }
+      if (now >= timed.deadline) {
+        slow.abandoned = true
+        return catchUp(undefined)
+      }
+      return Effect.zipRight(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
+    })
+
+  const pace = Effect.suspend(() => {
+    if (readers.size === 0) return Effect.void
+    const slow = slowest()
+    return slow === undefined || log.lastSeq() - slow.seq <= high ? Effect.void : catchUp(undefined)
+  })
+
+  return { log: { ...log, subscribe }, pace, everRead: () => everRead }
+}
