@@ -8,7 +8,7 @@ import { lookup } from "node:dns/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { HttpApp } from "@effect/platform"
+import { HttpMiddleware, type HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import type { Listening, ListenOptions, WebHandlerServer } from "./listening.ts"
 
@@ -31,7 +31,8 @@ export interface NodeServeOptions extends ListenOptions {
 export const serveNode = async (server: NodeServable, options: NodeServeOptions = {}): Promise<Listening> => {
   const http = options.web === true
     ? createServer(webBridge(server.handler))
-    : createServer(Effect.runSync(NodeHttpServer.makeHandler(server.app)))
+    // The handler's runtime has no tracer, so the platform's per-request span would be pure cost.
+    : createServer(Effect.runSync(NodeHttpServer.makeHandler(server.app).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true))))
   // Streams may stay quiet between heartbeats; Node's request timeouts must not cut them.
   http.requestTimeout = 0
   http.headersTimeout = 60_000

@@ -6,6 +6,7 @@ import type { Agent } from "../agent/agent.ts"
 import { toAgentMessage, toParts } from "../agent/messages.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
+import { traced } from "./tracing.ts"
 import type { TaskContext } from "../agent/task-context.ts"
 import type { Principal } from "../auth/principal.ts"
 import { agentFailureText } from "./agent-failure.ts"
@@ -288,10 +289,11 @@ export const makeTaskHost = (
       Effect.suspend(() => {
         if (running || released) return Effect.void
         running = true
-        const program = Effect.suspend(() => env.agent.execute(contextFor(input))).pipe(
-          Effect.asVoid,
-          Effect.onExit(onRunEnd)
-        )
+        const program = traced(
+          Effect.suspend(() => env.agent.execute(contextFor(input))),
+          "a2a.task",
+          { "a2a.task.id": taskId, "a2a.principal": input.principal.id }
+        ).pipe(Effect.asVoid, Effect.onExit(onRunEnd))
         return Effect.map(env.spawn(program), (fiber) => {
           // Defensive: a run that has already ended leaves no fiber to interrupt.
           if (running) runFiber = fiber

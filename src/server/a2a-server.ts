@@ -20,6 +20,7 @@ import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts
 import { makeAuditTrail } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { baseUrlOf, cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
+import { ioScheduler } from "./io-scheduler.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
 import { registerRest } from "./rest/rest-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
@@ -156,12 +157,14 @@ export const A2AServer = {
    */
   make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
-    const built = await Effect.runPromise(Scope.extend(build(agent, config), scope))
+    const built = await Effect.runPromise(Scope.extend(build(agent, config), scope).pipe(Effect.withScheduler(ioScheduler)))
     // A router of its own: `toHttpEffect` memoizes the router layer globally, so a second server in one process would collide.
-    const app = await Effect.runPromise(Scope.extend(
+    const routes = await Effect.runPromise(Scope.extend(
       Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
     )) as unknown as HttpApp.Default
+    // Requests, streams and the agents they start run on a scheduler that lets socket writes out.
+    const app: HttpApp.Default = Effect.withScheduler(routes, ioScheduler)
     // The Web handler runs on the default runtime, whose tracer drops every span: the platform's
     // per-request server span would be pure cost there, so it is switched off.
     const handler = HttpApp.toWebHandlerRuntime(untracedRuntime)(app)
@@ -191,7 +194,8 @@ export const A2AServer = {
   layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
     HttpLayerRouter.use((router) =>
       Effect.gen(function* () {
-        const built = yield* build(agent, config)
+        // Agents run on a scheduler that lets socket writes out while they produce (see io-scheduler.ts).
+        const built = yield* Effect.withScheduler(build(agent, config), ioScheduler)
         yield* Effect.addFinalizer(() => built.shutdown(resolveServerOptions(config).shutdownGraceMs))
         yield* built.register(router)
       })

@@ -6,7 +6,7 @@
  * stream, because stream clients (the official JS client among them) refuse a JSON reply.
  */
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Either, Exit, Option, Stream, type Tracer } from "effect"
+import { Cause, Clock, Effect, Either, Exit, Option, Stream } from "effect"
 import { decodeRequest } from "../../schemas/decode-request.ts"
 import {
   Internal,
@@ -22,6 +22,7 @@ import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
 import { baseUrlOf } from "./card-publisher.ts"
+import { traced } from "../runtime/tracing.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
 import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
 import type { CallContext, MethodHandlers } from "./method-handlers.ts"
@@ -82,22 +83,6 @@ const skillTarget = (card: AgentCard, params: unknown): { skill?: string } => {
   const skill = requestedSkill(card, params)
   return skill === undefined ? {} : { skill }
 }
-
-/** The tracer of a runtime nobody configured: its spans go nowhere. */
-const nativeTracer: Tracer.Tracer = Effect.runSync(Effect.tracer)
-
-/**
- * The `a2a.request` span, only when a real tracer is installed: with the default one a span is pure cost
- * (and without a captured stack trace, which would only ever point at this line).
- */
-const traced = <A, E>(effect: Effect.Effect<A, E>, method: string, principal: string): Effect.Effect<A, E> =>
-  Effect.flatMap(Effect.tracer, (tracer) =>
-    tracer === nativeTracer
-      ? effect
-      : Effect.withSpan(effect, "a2a.request", {
-        attributes: { "a2a.method": method, "a2a.principal": principal },
-        captureStackTrace: false
-      }))
 
 /** Builds the handler of `POST <rpcPath>`. */
 export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
@@ -178,7 +163,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         : handlers[decoded.method] as (params: unknown, c: CallContext) => Effect.Effect<unknown, ProtocolError>
       const started = deps.audit.enabled ? yield* Clock.currentTimeMillis : 0
       // One Exit instead of a tapDefect/sandbox/mapError/either chain: fewer wrappers on every request.
-      const exit = yield* Effect.exit(traced(handler(decoded.params, ctx), method, principal.id))
+      const exit = yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
       if (Exit.isFailure(exit) && Cause.isDie(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
       const outcome: Either.Either<unknown, ProtocolError> = Exit.isSuccess(exit)
         ? Either.right(exit.value)

@@ -12,6 +12,7 @@
  * yield* registerRest(router, { handlers, card, options, shutdown, principal, audit })
  * ```
  */
+import { traced } from "../../runtime/tracing.ts"
 import { type HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { Cause, Clock, Effect, Option, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
@@ -129,12 +130,15 @@ export const restRoute = (deps: RestRouteDeps) => {
         baseUrl: baseUrlOf(request.url, request.headers["host"], options)
       }
       const started = yield* Clock.currentTimeMillis
-      const outcome = yield* prepared.right.run(ctx).pipe(
-        Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
-        Effect.sandbox,
-        Effect.mapError(toProtocolError),
-        Effect.either,
-        Effect.withSpan("a2a.request", { attributes: { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id } })
+      const outcome = yield* traced(
+        prepared.right.run(ctx).pipe(
+          Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
+          Effect.sandbox,
+          Effect.mapError(toProtocolError),
+          Effect.either
+        ),
+        "a2a.request",
+        { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id }
       )
       if (audit.enabled) {
         const taskId = taskIdOf(params, outcome._tag === "Right" ? outcome.right : undefined)
