@@ -313,3 +313,24 @@ describe("events the machine does not know", () => {
     expect(step(reach("working"), bogus)).toMatchObject({ accepted: false, refusal: { reason: "unsupported", event: "explode" } })
   })
 })
+
+describe("start", () => {
+  it("gives the same snapshot an actor of the machine starts with", async () => {
+    const { createActor } = await import("xstate")
+    const { start, taskMachine, taskOf } = await import("./task.ts")
+    const input = {
+      id: "t-1",
+      contextId: "c-1",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      metadata: { origin: "test" },
+      message: { kind: "message" as const, role: "user" as const, messageId: "m-1", parts: [{ kind: "text" as const, text: "hi" }] }
+    }
+    const actor = createActor(taskMachine, { input })
+    const fromActor = actor.getSnapshot()
+    const fromStart = start(input)
+    expect(fromStart.value).toBe(fromActor.value)
+    expect(fromStart.status).toBe(fromActor.status)
+    expect(taskOf(fromStart)).toEqual(taskOf(fromActor))
+    expect(fromStart.context.status).toEqual({ state: "submitted", timestamp: input.timestamp })
+  })
+})
