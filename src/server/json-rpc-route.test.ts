@@ -109,3 +109,32 @@ describe("failures never reach the wire with their details", () => {
     expect(await response.json()).toMatchObject({ id: null, error: { code: -32700 } })
   })
 })
+
+describe("authentication comes first", () => {
+  it("answers 401 to an unauthenticated request before judging its method or params", async () => {
+    const { apiKeyAuthenticator } = await import("../auth/api-key.ts")
+    const secured = await A2AServer.make(Agent.make({
+      card: {
+        name: "secured", description: "needs a key", version: "1.0.0", capabilities: {},
+        defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [],
+        securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" } },
+        security: [{ key: [] }]
+      },
+      execute: (ctx) => ctx.complete()
+    }), { authentication: { authenticators: { key: apiKeyAuthenticator({ keys: { k1: { id: "p1" } } }) } } })
+    const bodies = [
+      { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { nope: true } } },
+      { jsonrpc: "2.0", id: 2, method: "no/such/method", params: {} },
+      { jsonrpc: "1.0", id: 3, method: "tasks/get" }
+    ]
+    for (const body of bodies) {
+      const response = await post(secured, body)
+      expect(response.status, JSON.stringify(body)).toBe(401)
+      expect(response.headers.get("www-authenticate")).toContain("ApiKey")
+    }
+    // with the key, the same requests get their protocol errors
+    const judged = await post(secured, bodies[0], { "x-api-key": "k1" })
+    expect((await judged.json()).error.code).toBe(-32602)
+    await secured.dispose({ graceMs: 0 })
+  })
+})

@@ -79,6 +79,14 @@ const taskIdOf = (params: unknown, result: unknown): string | undefined => {
   return typeof candidate === "string" ? candidate : undefined
 }
 
+/** The id (when it is a valid JSON-RPC id), method and params of a parsed body, without judging it. */
+const peekEnvelope = (parsed: unknown): { id: RequestId; method?: string; params?: unknown } => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { id: null }
+  const { id, method, params } = parsed as { id?: unknown; method?: unknown; params?: unknown }
+  const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null
+  return { id: validId, ...(typeof method === "string" ? { method } : {}), params }
+}
+
 const skillTarget = (card: AgentCard, params: unknown): { skill?: string } => {
   const skill = requestedSkill(card, params)
   return skill === undefined ? {} : { skill }
@@ -107,6 +115,17 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       } catch {
         return jsonError(null, new JSONParse({ message: "Request body is not valid JSON" }))
       }
+      // Who is calling is settled before the request is judged, so an unauthenticated caller learns
+      // nothing about methods or params; the envelope is only peeked at for the id, method and skill.
+      const peeked = peekEnvelope(parsed)
+      const authenticated = yield* Effect.either(deps.principal(request, {
+        id: peeked.id,
+        ...(peeked.method !== undefined ? { method: peeked.method } : {}),
+        ...skillTarget(deps.card, peeked.params)
+      }))
+      if (authenticated._tag === "Left") return authenticated.left
+      const principal = authenticated.right
+
       const decoded = decodeRequest(parsed, decodeOptions)
       if (decoded._tag === "Failure") return jsonError(decoded.id, decoded.error)
       const { id, method } = decoded
@@ -115,12 +134,6 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         streaming
           ? HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
           : jsonError(id, error)
-
-      const authenticated = yield* Effect.either(
-        deps.principal(request, { id, method, ...skillTarget(deps.card, decoded.params) })
-      )
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
 
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") {

@@ -30,6 +30,20 @@ export interface PreparedCall {
   readonly run: (ctx: CallContext) => Effect.Effect<RestOutcome, ProtocolError>
 }
 
+/** The JSON-RPC method behind each operation, known from the route alone (before any body is judged). */
+export const methodOf: { readonly [K in RestOperation["op"]]: MethodName } = {
+  send: "message/send",
+  stream: "message/stream",
+  card: "agent/getAuthenticatedExtendedCard",
+  get: "tasks/get",
+  cancel: "tasks/cancel",
+  subscribe: "tasks/resubscribe",
+  setPushConfig: "tasks/pushNotificationConfig/set",
+  listPushConfigs: "tasks/pushNotificationConfig/list",
+  getPushConfig: "tasks/pushNotificationConfig/get",
+  deletePushConfig: "tasks/pushNotificationConfig/delete"
+}
+
 /** Whether an operation reads a body: required, optional (`:cancel`, `:subscribe`), or not at all. */
 export const bodyRule = (op: RestOperation["op"]): "required" | "optional" | "none" =>
   op === "send" || op === "stream" || op === "setPushConfig" ? "required" : op === "cancel" || op === "subscribe" ? "optional" : "none"

@@ -32,7 +32,7 @@ import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
 import { readJsonBody } from "./rest-body.ts"
-import { bodyRule, prepareCall, type RestOutcome } from "./rest-operations.ts"
+import { bodyRule, methodOf, prepareCall, type RestOutcome } from "./rest-operations.ts"
 import { matchRestRoute } from "./rest-paths.ts"
 import { restSseBody } from "./rest-sse.ts"
 
@@ -104,16 +104,17 @@ export const restRoute = (deps: RestRouteDeps) => {
         if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
         body = read.right
       }
-      const prepared = prepareCall(handlers, operation, body, url.searchParams)
-      if (prepared._tag === "Left") return errorJson(prepared.left)
-      const { method, params } = prepared.right
-
-      const skill = requestedSkill(deps.card, params)
+      // Who is calling is settled before the body is judged: an unauthenticated caller learns nothing from it.
+      const skill = requestedSkill(deps.card, body)
       const authenticated = yield* Effect.either(
-        deps.principal(request, { method, binding: "rest", ...(skill === undefined ? {} : { skill }) })
+        deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
       )
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
+
+      const prepared = prepareCall(handlers, operation, body, url.searchParams)
+      if (prepared._tag === "Left") return errorJson(prepared.left)
+      const { method, params } = prepared.right
 
       const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") return errorJson(negotiation.error)
