@@ -226,11 +226,19 @@ const scope: AnyActorScope = (() => {
   }
 })()
 
+/** `submitted` as resolved once on a sample task (set at the end of this module; see {@link start}). */
+let submittedTemplate: TaskSnapshot | undefined
+
 /** The snapshot of a new task: `submitted`, with the first user message in its history. */
-export const start = (input: TaskInput): TaskSnapshot =>
+export const start = (input: TaskInput): TaskSnapshot => {
+  const context = initialContext(input)
   // Resolving the submitted state directly skips the actor-start machinery of getInitialSnapshot,
   // which doubled the cost of every new task; the result is the same snapshot (tested).
-  taskMachine.resolveState({ value: "submitted", context: initialContext(input) })
+  if (submittedTemplate === undefined) return taskMachine.resolveState({ value: "submitted", context })
+  // Resolving it once and taking its context-free fields saves the interpreter's state walk per task;
+  // children and history are fresh, as resolveState makes them.
+  return moveTo(submittedTemplate, submittedTemplate, context, {}, {})
+}
 
 /**
  * The snapshot of a stored Task, to continue it (e.g. in another process). Returns undefined for the
@@ -304,9 +312,50 @@ const hotPath = (snapshot: TaskSnapshot, event: TaskEvent): StepResult | undefin
   } else if (event.type === "status" && state === "working") {
     const entered = enterStatus(context, event, "working")
     return accept(snapshot, withContext(context, entered.status, entered.history, context.artifacts, entered.emitted))
+  } else if (moves !== undefined && (state === "working" || state === "submitted")) {
+    // A task that ends (or starts working) in one action takes this change once; through the interpreter
+    // it cost more than the rest of the task's step work together.
+    const target = moves[state][event.type as MoveEvent]
+    if (target !== undefined) {
+      const entered = enterStatus(context, event, target.value)
+      const next = withContext(context, entered.status, entered.history, context.artifacts, entered.emitted)
+      return { accepted: true, snapshot: moveTo(snapshot, target, next), emitted: next.emitted }
+    }
   }
   return undefined
 }
+
+/** The status changes {@link hotPath} takes out of `submitted` and `working` without the interpreter. */
+type MoveEvent = "complete" | "fail" | "reject" | "cancel" | "status"
+
+/**
+ * The snapshot after a change of state: the target's state nodes, value, status and output as the chart
+ * computed them once (they depend only on the state and the event type, not on the context); the rest
+ * passes through from `snapshot`, as in XState's own transition (this machine has no history or children).
+ */
+const moveTo = (
+  snapshot: TaskSnapshot,
+  target: TaskSnapshot,
+  context: TaskMachineContext,
+  children = snapshot.children,
+  historyValue = snapshot.historyValue
+): TaskSnapshot => ({
+  status: target.status,
+  output: target.output,
+  error: snapshot.error,
+  machine: snapshot.machine,
+  context,
+  _nodes: target._nodes,
+  value: target.value,
+  tags: target.tags,
+  children,
+  historyValue,
+  matches: snapshot.matches,
+  hasTag: snapshot.hasTag,
+  can: snapshot.can,
+  getMeta: snapshot.getMeta,
+  toJSON: snapshot.toJSON
+} as TaskSnapshot)
 
 /**
  * The next context, written out field by field: spreading the old context and then an update object
@@ -364,6 +413,31 @@ const withSnapshotContext = (() => {
   return same(copyContext(sample, sample.context), sample) ? copyContext : spreadContext
 })()
 
+/**
+ * For each of `submitted` and `working` and each {@link MoveEvent} (but `status` from `working`, which
+ * stays), the chart's own answer on a sample task: {@link moveTo} takes its state-dependent fields.
+ * Undefined when this XState's snapshots have other fields than {@link moveTo} writes (then the chart answers).
+ */
+const moves = (() => {
+  if (withSnapshotContext !== copyContext) return undefined
+  const from = taskMachine.resolveState({
+    value: "submitted",
+    context: initialContext({ id: "", contextId: "", timestamp: "", message: { kind: "message", messageId: "", role: "user", parts: [] } })
+  })
+  submittedTemplate = from
+  const targets = (source: TaskSnapshot, types: ReadonlyArray<MoveEvent>) => {
+    const out: Partial<Record<MoveEvent, TaskSnapshot>> = {}
+    for (const type of types) {
+      const result = chart(source, { type, timestamp: "" })
+      if (!result.accepted) throw new Error(`the chart refuses ${type} from ${source.value}`)
+      out[type] = result.snapshot
+    }
+    return out
+  }
+  const submitted = targets(from, ["complete", "fail", "reject", "cancel", "status"])
+  return { submitted, working: targets(submitted.status!, ["complete", "fail", "reject", "cancel"]) }
+})()
+
 const tasks = new WeakMap<TaskMachineContext, Task>()
 
 /**
@@ -375,13 +449,11 @@ export const taskOf = (snapshot: TaskSnapshot): Task => {
   const context = snapshot.context
   const cached = tasks.get(context)
   if (cached !== undefined) return cached
-  const base = { kind: "task", id: context.id, contextId: context.contextId, status: context.status } as const
-  const task: Task = {
-    ...base,
-    ...(context.history.length === 0 ? {} : { history: toArray(context.history) }),
-    ...(context.artifacts.chunks.length === 0 ? {} : { artifacts: toArtifacts(context.artifacts) }),
-    ...(context.metadata === undefined ? {} : { metadata: context.metadata })
-  }
+  // Fields set one by one (same order as before) rather than spread from temporary objects: built per task and state.
+  const task: Mutable<Task> = { kind: "task", id: context.id, contextId: context.contextId, status: context.status }
+  if (context.history.length !== 0) task.history = toArray(context.history)
+  if (context.artifacts.chunks.length !== 0) task.artifacts = toArtifacts(context.artifacts)
+  if (context.metadata !== undefined) task.metadata = context.metadata
   tasks.set(context, task)
   return task
 }

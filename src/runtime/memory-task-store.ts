@@ -35,12 +35,33 @@ export const makeMemoryTaskStore = (
     const ttl = Duration.toMillis(Duration.decode(options.terminalTtl ?? Duration.hours(1)))
     const sweepEvery = options.sweepInterval ?? Duration.millis(Math.max(1, Math.min(ttl, 60_000)))
     const records = new Map<string, TaskRecord>()
-    // Terminal ids in write order: with one TTL for all, the front is always the first to expire.
-    const terminal = new Map<string, number>()
+    // Terminal records in write order: with one TTL for all, the front is always the first to expire.
+    // An array queue, not a Map walked from its start: a Map keeps deleted slots until it rehashes, and
+    // skipping them on every eviction (once past the size bound) cost a tenth of a task's time.
+    // An entry counts only while `terminal` maps its id to that very entry (a rewrite or delete leaves it stale).
+    interface Terminal {
+      readonly id: string
+      readonly at: number
+    }
+    const terminal = new Map<string, Terminal>()
+    let order: Array<Terminal> = []
+    let head = 0
 
     const drop = (id: string) => {
       records.delete(id)
       terminal.delete(id)
+    }
+
+    const compact = () => {
+      if (head > 1024 && head * 2 > order.length) {
+        order = order.slice(head)
+        head = 0
+      }
+      // Stale entries of rewritten or deleted records: keep the queue within a constant factor of the live ones.
+      if (order.length - head > 2 * terminal.size + 1024) {
+        order = order.slice(head).filter((e) => terminal.get(e.id) === e)
+        head = 0
+      }
     }
 
     // When the oldest terminal record expires: until then (and within the size bound) a sweep has
@@ -49,19 +70,18 @@ export const makeMemoryTaskStore = (
     const sweep = (now: number) => {
       if (now < nextExpiry && terminal.size <= maxTerminal) return
       nextExpiry = Number.POSITIVE_INFINITY
-      for (const [id, at] of terminal) {
-        if (at + ttl > now) {
-          nextExpiry = at + ttl
-          break
+      while (head < order.length) {
+        const entry = order[head]!
+        if (terminal.get(entry.id) === entry) {
+          if (entry.at + ttl > now && terminal.size <= maxTerminal) {
+            nextExpiry = entry.at + ttl
+            break
+          }
+          drop(entry.id)
         }
-        drop(id)
+        head++
       }
-      if (terminal.size > maxTerminal) {
-        for (const id of terminal.keys()) {
-          if (terminal.size <= maxTerminal) break
-          drop(id)
-        }
-      }
+      compact()
     }
 
     const withNow = <A>(f: (now: number) => A) =>
@@ -88,7 +108,10 @@ export const makeMemoryTaskStore = (
         records.set(taskId, record)
         terminal.delete(taskId)
         if (isTerminalTask(input.task)) {
-          terminal.set(taskId, now)
+          const entry: Terminal = { id: taskId, at: now }
+          terminal.set(taskId, entry)
+          order.push(entry)
+          compact()
           nextExpiry = Math.min(nextExpiry, now + ttl)
           sweep(now)
         }

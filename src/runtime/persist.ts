@@ -94,7 +94,8 @@ const makeMutex = () => {
     else next() // the lock passes straight to the next in line
   }
   const unlock = Effect.sync(unlockNow)
-  const waitTurn = Effect.async<void>((resume) => {
+  // Made on first contention only: most hosts never wait for their own lock.
+  const waitTurn = () => Effect.async<void>((resume) => {
     let handed = false
     const turn = () => {
       handed = true
@@ -114,7 +115,7 @@ const makeMutex = () => {
           busy = true
           return Effect.ensuring(restore(effect), unlock)
         }
-        return Effect.zipRight(restore(waitTurn), Effect.ensuring(restore(effect), unlock))
+        return Effect.zipRight(restore(waitTurn()), Effect.ensuring(restore(effect), unlock))
       })
     )
 }

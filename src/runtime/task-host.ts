@@ -35,8 +35,11 @@ export interface HostEnv {
   /** How long an agent waits at most for a live stream reader that makes no progress (see paced-log.ts). */
   readonly stallMs: number
   readonly notify: (change: TaskChange) => void
-  /** Starts a run of the agent in a fiber of its own, owned by the runtime (closing the runtime interrupts it). */
-  readonly spawn: (program: Effect.Effect<void, unknown>) => Effect.Effect<Fiber.RuntimeFiber<void, unknown>>
+  /**
+   * Starts a run of the agent in a fiber of its own, owned by the runtime (closing the runtime interrupts it).
+   * `inline`: the fiber's first synchronous steps run before `spawn` returns, instead of on the next tick.
+   */
+  readonly spawn: (program: Effect.Effect<void, unknown>, inline: boolean) => Effect.Effect<Fiber.RuntimeFiber<void, unknown>>
   /** Called when the host no longer serves its task (terminal and stored, or answered with a Message). */
   readonly release: (taskId: string) => void
 }
@@ -67,8 +70,11 @@ export interface TaskHost {
   /** The current Task. */
   readonly task: () => Task
   readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
-  /** Starts `execute` for the message (first run, or a new run on a task whose last run returned). */
-  readonly run: (input: RunInput) => Effect.Effect<void>
+  /**
+   * Starts `execute` for the message (first run, or a new run on a task whose last run returned).
+   * `inline` (for a caller that only waits for the outcome): the agent's synchronous first steps run at once.
+   */
+  readonly run: (input: RunInput, inline?: boolean) => Effect.Effect<void>
   /** Records a user message with this task's id and hands it to a pending `requestInput`, or starts a run. */
   readonly resume: (input: RunInput) => Effect.Effect<void, TransitionRefused>
   /** Cancels: records `canceled`, interrupts the agent (its finalizers run), persists. */
@@ -190,8 +196,22 @@ export const makeTaskHost = (
     const agentMessage = (input: MessageInput | undefined) =>
       input === undefined ? {} : { message: toAgentMessage(input, { taskId, contextId }) }
 
-    const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => (input?: MessageInput) =>
-      Effect.flatMap(isoNow, (ts) => apply({ type, timestamp: ts, ...agentMessage(input) })).pipe(Effect.mapError(refused(action)))
+    /** A status change as a literal: spreading a temporary `{ message }` into it cost an allocation and a slow copy per action. */
+    const statusEvent = <T extends "status" | "complete" | "fail" | "reject" | "requestInput" | "requestAuth">(
+      type: T,
+      timestamp: string,
+      input: MessageInput | undefined
+    ) =>
+      input === undefined
+        ? { type, timestamp }
+        : { type, timestamp, message: toAgentMessage(input, { taskId, contextId }) }
+
+    const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => {
+      // One refusal mapper per action kind, not one per call.
+      const onRefused = refused(action)
+      return (input?: MessageInput) =>
+        Effect.mapError(Effect.flatMap(isoNow, (ts) => apply(statusEvent(type, ts, input))), onRefused)
+    }
 
     const waitFor = (type: "requestInput" | "requestAuth") => (input: MessageInput) =>
       Effect.flatMap(isoNow, (ts) =>
@@ -200,7 +220,7 @@ export const makeTaskHost = (
           const waiter = Deferred.unsafeMake<Message>(FiberId.none)
           const previous = inputWaiter
           inputWaiter = waiter
-          const refusal = applySync({ type, timestamp: ts, ...agentMessage(input) })
+          const refusal = applySync(statusEvent(type, ts, input))
           if (refusal !== undefined) {
             inputWaiter = previous
             return Effect.fail(refused(type)(refusal))
@@ -285,7 +305,7 @@ export const makeTaskHost = (
       )
     }
 
-    const run = (input: RunInput): Effect.Effect<void> =>
+    const run = (input: RunInput, inline = false): Effect.Effect<void> =>
       Effect.suspend(() => {
         if (running || released) return Effect.void
         running = true
@@ -294,7 +314,7 @@ export const makeTaskHost = (
           "a2a.task",
           { "a2a.task.id": taskId, "a2a.principal": input.principal.id }
         ).pipe(Effect.asVoid, Effect.onExit(onRunEnd))
-        return Effect.map(env.spawn(program), (fiber) => {
+        return Effect.map(env.spawn(program, inline), (fiber) => {
           // Defensive: a run that has already ended leaves no fiber to interrupt.
           if (running) runFiber = fiber
         })
@@ -354,8 +374,13 @@ export const makeTaskHost = (
       run,
       resume,
       cancel,
-      awaitMaterialized: awaitUntil(() => materialized || replied !== undefined),
-      awaitSettled: awaitUntil(settled),
+      // Built when asked for, not per host: a send needs only one of the two (and an inline-finished agent leaves nothing to wait for).
+      get awaitMaterialized() {
+        return awaitUntil(() => materialized || replied !== undefined)
+      },
+      get awaitSettled() {
+        return awaitUntil(settled)
+      },
       updatePushConfigs: persist.updatePushConfigs
     }
     return host

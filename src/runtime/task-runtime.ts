@@ -1,4 +1,5 @@
-import { Clock, Duration, Effect, ExecutionStrategy, Exit, Fiber, Option, Runtime, Schedule, Scope, Stream } from "effect"
+import { Clock, Duration, Effect, ExecutionStrategy, Exit, Fiber, FiberRef, FiberRefs, Option, Runtime, Schedule, Scope, Stream } from "effect"
+import type { Scheduler } from "effect"
 import { restore, step, taskOf } from "../../machines/task.ts"
 import type {
   DeleteTaskPushNotificationConfigParams,
@@ -168,11 +169,16 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
       // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
       // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
-      spawn: (program: Effect.Effect<void, unknown>) =>
+      // `inline` (a blocking send, whose caller only waits for the outcome) starts it at once: an agent that
+      // finishes synchronously then costs no scheduler hop to start and none to wake its caller.
+      spawn: (program: Effect.Effect<void, unknown>, inline: boolean) =>
         Effect.map(Effect.runtime<never>(), (rt) => {
-          const fiber = Runtime.runFork(rt, program, { immediate: false })
-          running.add(fiber)
-          fiber.addObserver(() => running.delete(fiber))
+          const fiber = inline ? forkInline(rt, program) : Runtime.runFork(rt, program, { immediate: false })
+          // A run that already ended (inline) needs no registry entry.
+          if (fiber.unsafePoll() === null) {
+            running.add(fiber)
+            fiber.addObserver(() => running.delete(fiber))
+          }
           return fiber
         }),
       notify: (change: TaskChange) => {
@@ -237,7 +243,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       config === undefined ? Effect.void : host.updatePushConfigs((cs) => upsertConfig(cs, config).configs)
 
     /** Starts a new task for the message (flat Effect chain: this runs once per task). */
-    const startTask = (params: MessageSendParams, input: RunInput, owner: string) =>
+    const startTask = (params: MessageSendParams, input: RunInput, owner: string, inline: boolean) =>
       Effect.suspend(() => {
         if (!accepting) return Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
         const message = params.message
@@ -247,7 +253,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           (host) => {
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
-            const started = config === undefined ? host.run(input) : Effect.zipRight(addInlineConfig(host, config), host.run(input))
+            const started = config === undefined ? host.run(input, inline) : Effect.zipRight(addInlineConfig(host, config), host.run(input, inline))
             return Effect.as(started, { host, after: 0, before: undefined as Task | undefined })
           }
         )
@@ -275,21 +281,21 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         return { host, after, before }
       })
 
-    /** Starts or continues the task a message is for. */
-    const dispatch = (params: MessageSendParams, ctx: RequestContext) =>
+    /** Starts or continues the task a message is for; `inline`: the caller only waits for the outcome. */
+    const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean) =>
       Effect.zipRight(
         checkInput(params),
         Effect.suspend(() => {
           const message = params.message
           const input: RunInput = { message, principal: ctx.principal, extensions: ctx.extensions }
           return message.taskId === undefined
-            ? startTask(params, input, ctx.principal.id)
+            ? startTask(params, input, ctx.principal.id, inline)
             : continueTask(params, input, ctx, message.taskId)
         })
       )
 
     const send = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.flatMap(dispatch(params, ctx), ({ host }) =>
+      Effect.flatMap(dispatch(params, ctx, params.configuration?.blocking !== false), ({ host }) =>
         Effect.map(params.configuration?.blocking === false ? host.awaitMaterialized : host.awaitSettled, (): Task | Message => {
           const reply = host.reply()
           if (reply !== undefined) return reply
@@ -297,7 +303,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }))
 
     const stream = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.map(dispatch(params, ctx), ({ after, before, host }) => {
+      Effect.map(dispatch(params, ctx, false), ({ after, before, host }) => {
         const live = host.log.subscribe({ after })
         const events = before === undefined ? live : Stream.concat(Stream.succeed({ seq: after, event: before as StreamResult }), live)
         return untilFinal(events)
@@ -420,6 +426,40 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
     return runtime
   })
+
+/**
+ * The scheduler of a fiber forked by {@link forkInline}: the parent's, except that the fiber's very first
+ * turn is kept to be run by the caller at once.
+ */
+class FirstTurnHere implements Scheduler.Scheduler {
+  turn: Scheduler.Task | undefined
+  armed = true
+  constructor(readonly base: Scheduler.Scheduler) {}
+  scheduleTask(task: Scheduler.Task, priority: number, fiber?: Fiber.RuntimeFiber<unknown, unknown>) {
+    if (this.armed) {
+      this.armed = false
+      this.turn = task
+    } else this.base.scheduleTask(task, priority, fiber)
+  }
+  shouldYield(fiber: Fiber.RuntimeFiber<unknown, unknown>) {
+    return this.base.shouldYield(fiber)
+  }
+}
+
+/**
+ * Forks `program` as `runFork` with `immediate: false` does, then runs the fiber's first turn now instead
+ * of on the next tick. Unlike `immediate: true` (Effect's `start`), a yield in that turn costs one tick, as
+ * in a scheduled fiber, so the agent keeps its order relative to the fibers it forks and to its caller.
+ */
+const forkInline = (rt: Runtime.Runtime<never>, program: Effect.Effect<void, unknown>): Fiber.RuntimeFiber<void, unknown> => {
+  const scheduler = new FirstTurnHere(FiberRefs.getOrDefault(rt.fiberRefs, FiberRef.currentScheduler))
+  const fiber = Runtime.runFork(rt, program, { immediate: false, scheduler })
+  const turn = scheduler.turn
+  scheduler.armed = false
+  scheduler.turn = undefined
+  turn?.()
+  return fiber
+}
 
 /** Constructors of {@link TaskRuntime}. */
 export const TaskRuntime = {
