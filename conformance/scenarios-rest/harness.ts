@@ -6,7 +6,7 @@
  */
 import { asObject, check, equal, fail, show, type JsonObject } from "../scenarios/assert.ts"
 import { ScenarioSkipped } from "../scenarios/harness.ts"
-import { describe, type HttpReply } from "../scenarios/http-client.ts"
+import { describe, fetchReply, type HttpReply } from "../scenarios/http-client.ts"
 import { SseSession, type StreamEvent } from "../scenarios/sse-session.ts"
 
 /** One REST scenario: a name (unique, prefixed by its area) and its body. */
@@ -59,30 +59,7 @@ export class RestScenarioContext {
     if (body !== undefined && contentType !== null) headers.set("content-type", contentType)
     const init: RequestInit = { method: verb, headers, signal: AbortSignal.timeout(timeoutMs) }
     if (body !== undefined) init.body = typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body)
-    let response: Response
-    let text: string
-    try {
-      response = await fetch(this.at(path), init)
-      text = await response.text()
-    } catch (e) {
-      throw new Error(`HTTP ${verb} ${path} failed or exceeded ${timeoutMs} ms: ${describe(e)}`)
-    }
-    let parsed: unknown
-    let parseError: string | undefined
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text)
-    } catch (e) {
-      parseError = describe(e)
-    }
-    return {
-      status: response.status,
-      headers: response.headers,
-      contentType: response.headers.get("content-type") ?? "",
-      text,
-      body: parsed,
-      sentId: undefined,
-      ...(parseError !== undefined ? { parseError } : {})
-    }
+    return fetchReply(this.at(path), init, { label: `HTTP ${verb} ${path}`, timeoutMs, sentId: undefined, emptyIsNoBody: true })
   }
 
   /** Opens an SSE request (`message:stream`, `:subscribe`); the session closes when the scenario ends. */

@@ -78,30 +78,7 @@ export class HttpClient {
       // A Blob keeps the bytes verbatim (and lets fetch send no Content-Type when we ask for none).
       init.body = typeof body === "string" ? body : new Blob([body as Uint8Array<ArrayBuffer>])
     }
-    let response: Response
-    let text: string
-    try {
-      response = await fetch(this.url, init)
-      text = await response.text()
-    } catch (e) {
-      throw new Error(`HTTP ${method} ${this.url} failed or exceeded ${timeoutMs} ms: ${describe(e)}`)
-    }
-    let parsed: unknown
-    let parseError: string | undefined
-    try {
-      parsed = JSON.parse(text)
-    } catch (e) {
-      parseError = describe(e)
-    }
-    return {
-      status: response.status,
-      headers: response.headers,
-      contentType: response.headers.get("content-type") ?? "",
-      text,
-      body: parsed,
-      sentId: options.sentId,
-      ...(parseError !== undefined ? { parseError } : {})
-    }
+    return fetchReply(this.url, init, { label: `HTTP ${method} ${this.url}`, timeoutMs, sentId: options.sentId })
   }
 
   /**
@@ -134,4 +111,39 @@ export const describe = (e: unknown): string => {
     return cause !== undefined ? `${e.message} (${describe(cause)})` : e.message
   }
   return String(e)
+}
+
+/**
+ * Fetches and reads a whole answer, parsing it as JSON when it is JSON. `emptyIsNoBody` reads an
+ * empty body as no body rather than as invalid JSON (REST answers 204 with none).
+ */
+export const fetchReply = async (
+  url: string,
+  init: RequestInit,
+  options: { readonly label: string; readonly timeoutMs: number; readonly sentId: RpcId | undefined; readonly emptyIsNoBody?: boolean }
+): Promise<HttpReply> => {
+  let response: Response
+  let text: string
+  try {
+    response = await fetch(url, init)
+    text = await response.text()
+  } catch (e) {
+    throw new Error(`${options.label} failed or exceeded ${options.timeoutMs} ms: ${describe(e)}`)
+  }
+  let parsed: unknown
+  let parseError: string | undefined
+  try {
+    parsed = options.emptyIsNoBody === true && text === "" ? undefined : JSON.parse(text)
+  } catch (e) {
+    parseError = describe(e)
+  }
+  return {
+    status: response.status,
+    headers: response.headers,
+    contentType: response.headers.get("content-type") ?? "",
+    text,
+    body: parsed,
+    sentId: options.sentId,
+    ...(parseError !== undefined ? { parseError } : {})
+  }
 }
