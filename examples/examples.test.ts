@@ -142,12 +142,13 @@ describe("server examples", () => {
     expect(state).toBe("completed")
   })
 
-  it("conformance-agent.ts (npm run start:conformance) keeps tasks working", async () => {
-    let state = ""
+  it("conformance-agent.ts (npm run start:conformance) completes a task by itself with one artifact", async () => {
+    let result: any
     await run("examples/conformance-agent.ts", {
       until: listening,
-      onMatch: async ([, url]) => { state = (await send(url!, "hold")).status.state }
+      onMatch: async ([, url]) => { result = await send(url!, "tck") }
     })
-    expect(state).toBe("working")
+    expect(result.status.state).toBe("completed")
+    expect(result.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
   })
 })
