@@ -3,8 +3,14 @@
  * servers answer a real request.
  */
 import { spawn } from "node:child_process"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { verifyChain } from "../src/audit/verify-chain.ts"
+import { discoverVerifiedCard } from "../src/client/card-verification.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
@@ -142,12 +148,120 @@ describe("server examples", () => {
     expect(state).toBe("completed")
   })
 
-  it("conformance-agent.ts (npm run start:conformance) keeps tasks working", async () => {
-    let state = ""
+  it("conformance-agent.ts (npm run start:conformance) completes a task by itself with one artifact", async () => {
+    let result: any
     await run("examples/conformance-agent.ts", {
       until: listening,
-      onMatch: async ([, url]) => { state = (await send(url!, "hold")).status.state }
+      onMatch: async ([, url]) => { result = await send(url!, "tck") }
     })
-    expect(state).toBe("working")
+    expect(result.status.state).toBe("completed")
+    expect(result.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
   })
+})
+
+describe("secured-server.ts (npm run start:secured)", () => {
+  const ready = /listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*card key: +ES256, kid (\S+);[\s\S]*admin key: +(\S+)[\s\S]*Try it:/
+  const publicUrl = "https://secured-agent.example"
+  const partnerKey = "partner-key-from-the-environment"
+
+  /** A JSON-RPC message/send with the given key (or none) and skill (or none). */
+  const sendAs = async (url: string, key: string | undefined, skill?: string) => {
+    const response = await fetch(`${url}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(key === undefined ? {} : { "x-api-key": key }) },
+      body: JSON.stringify({
+        jsonrpc: "2.0", id: 1, method: "message/send",
+        params: { message: { kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text: "hi" }], ...(skill === undefined ? {} : { metadata: { skill } }) } }
+      }),
+      signal: AbortSignal.timeout(20_000)
+    })
+    return { status: response.status, challenge: response.headers.get("www-authenticate"), body: (await response.json()) as any }
+  }
+  const replyText = (body: any): string => body.result.status.message.parts[0].text
+
+  it("is what npm run start:secured runs", async () => {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"))
+    expect(pkg.scripts["start:secured"]).toBe("tsx examples/secured-server.ts")
+  })
+
+  it("refuses to start without PUBLIC_URL, with exit code 2 and a message saying so", async () => {
+    const { output, code } = await run("examples/secured-server.ts", { env: { PUBLIC_URL: "" } })
+    expect(code).toBe(2)
+    expect(output).toContain("PUBLIC_URL is required")
+    expect(output).not.toContain("listening on")
+  })
+
+  it("runs skills by key, refuses before any task, audits a verifiable chain and serves a verifiable card", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "secured-server-"))
+    const auditFile = join(dir, "audit.jsonl")
+    try {
+      const seen: Record<string, any> = {}
+      const first = await run("examples/secured-server.ts", {
+        env: { PUBLIC_URL: publicUrl, PARTNER_KEY: partnerKey, A2A_AUDIT_FILE: auditFile },
+        until: ready,
+        onMatch: async ([, url, kid, adminKey]) => {
+          seen.kid = kid
+          seen.none = await sendAs(url!, undefined)
+          seen.wrong = await sendAs(url!, "not-a-key")
+          seen.partner = await sendAs(url!, partnerKey)
+          seen.partnerAdmin = await sendAs(url!, partnerKey, "admin")
+          seen.restPartnerAdmin = await fetch(`${url}/v1/message:send`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": partnerKey },
+            body: JSON.stringify({ message: { role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text: "hi" }], metadata: { skill: "admin" } } })
+          }).then((r) => r.status)
+          seen.admin = await sendAs(url!, adminKey, "admin")
+          seen.adminDefault = await sendAs(url!, adminKey)
+          seen.verified = await Effect.runPromise(discoverVerifiedCard(url!, { keys: new URL(`${url}/.well-known/agent-card-jwks.json`) }))
+        }
+      })
+      // A key from the environment is never printed; a generated one is.
+      expect(first.output).toContain("partner key:  from PARTNER_KEY")
+      expect(first.output).not.toContain(partnerKey)
+      expect(first.output).toMatch(/admin key: +\S+ \(generated/)
+
+      expect(seen.none.status).toBe(401)
+      expect(seen.none.challenge).toBe('ApiKey realm="a2a", in="header", name="X-API-Key"')
+      expect(seen.wrong.status).toBe(401)
+      expect(replyText(seen.partner.body)).toBe("skill: echo, principal: partner; you said: hi")
+      expect(seen.partnerAdmin.status).toBe(403)
+      expect(seen.partnerAdmin.body.error.data).toMatchObject({ status: 403, reason: "insufficient_scope" })
+      expect(seen.restPartnerAdmin).toBe(403)
+      expect(replyText(seen.admin.body)).toBe("skill: admin, principal: admin; you said: hi")
+      expect(replyText(seen.adminDefault.body)).toBe("skill: echo, principal: admin; you said: hi")
+
+      // The card names PUBLIC_URL and verifies against the served key.
+      expect(seen.verified.card.url).toBe(`${publicUrl}/`)
+      expect(seen.verified.signatures.map((s: any) => s.kid)).toEqual([seen.kid])
+
+      // The audit chain verifies; refusals are in it, and only the three admitted sends made tasks.
+      const lines = (await readFile(auditFile, "utf8")).split("\n")
+      const chain = await Effect.runPromise(verifyChain(lines))
+      expect(chain.ok).toBe(true)
+      const events = lines.filter((l) => l !== "").map((l) => JSON.parse(l))
+      expect(events.filter((e) => e.kind === "auth-refused").map((e) => e.status).sort()).toEqual([401, 401, 403, 403])
+      expect(events.filter((e) => e.kind === "task-transition" && e.from === null)).toHaveLength(3)
+      expect(events.filter((e) => e.kind === "request" && e.outcome === "ok").map((e) => e.principal).sort()).toEqual(["admin", "admin", "partner"])
+
+      // A restart continues the chain in the same file.
+      const second = await run("examples/secured-server.ts", {
+        env: { PUBLIC_URL: publicUrl, PARTNER_KEY: partnerKey, A2A_AUDIT_FILE: auditFile },
+        until: ready,
+        onMatch: async ([, url]) => { seen.again = await sendAs(url!, partnerKey) }
+      })
+      expect(second.output).toContain(`continuing at seq ${events.length + 1}`)
+      expect(replyText(seen.again.body)).toBe("skill: echo, principal: partner; you said: hi")
+      const longer = (await readFile(auditFile, "utf8")).split("\n")
+      const continued = await Effect.runPromise(verifyChain(longer))
+      expect(continued.ok && continued.count).toBeGreaterThan(events.length)
+
+      // A tampered file is refused at start.
+      await writeFile(auditFile, longer.join("\n").replace('"principal":"partner"', '"principal":"mallory"'))
+      const third = await run("examples/secured-server.ts", { env: { PUBLIC_URL: publicUrl, A2A_AUDIT_FILE: auditFile } })
+      expect(third.code).toBe(2)
+      expect(third.output).toMatch(/is not an intact audit chain \(line \d+: hash/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 180_000)
 })

@@ -25,7 +25,7 @@ import {
 } from "@a2a-js/sdk/client"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { conformanceAgent } from "../../examples/agents/conformance.ts"
+import { conformanceAgent, longLivedPrefix } from "../../examples/agents/conformance.ts"
 import { demoAgent } from "../../examples/agents/demo.ts"
 import { nodeDnsResolver } from "../../src/adapters/node.ts"
 import { makePushVerifier } from "../../src/push/verifier.ts"
@@ -88,9 +88,13 @@ const asTask = (result: Task | Message): Task => {
   return result
 }
 
-/** A Task that our conformance agent keeps `working` until it is canceled. */
+/**
+ * A Task that our conformance agent keeps `working` (for 15 s, or until it is canceled): its messageId
+ * carries the long-lived prefix, and the send does not block until the task ends.
+ */
 const startHeldTask = async (client: Client, extra: Partial<MessageSendParams> = {}) => {
-  const task = asTask(await client.sendMessage(send("hold on", extra)))
+  const message = userMessage("hold on", { messageId: `${longLivedPrefix}-${crypto.randomUUID()}` })
+  const task = asTask(await client.sendMessage({ ...extra, message, configuration: { ...extra.configuration, blocking: false } }))
   expect(task.status.state).toBe("working")
   return task
 }
@@ -157,6 +161,12 @@ describe("the JS SDK 0.3.14 client against our server", () => {
       ])
       const taskId = (events[0] as Task).id
       expect(events.every((e) => (e.kind === "task" ? e.id : e.kind === "message" ? e.taskId : e.taskId) === taskId)).toBe(true)
+    })
+
+    it("a conformance agent task's stream ends by itself with the final completed status", async () => {
+      const client = await clientOf(holding)
+      const events = await collect(client.sendMessageStream(send("hello tck")))
+      expect(events.map(summary)).toEqual(["task:submitted", "status:working", "artifact:Received: hello tck", "status:completed:final"])
     })
 
     it("a direct Message is the only event", async () => {

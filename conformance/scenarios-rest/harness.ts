@@ -5,7 +5,7 @@
  * assertion helpers, `ScenarioSkipped`.
  */
 import { asObject, check, equal, fail, show, type JsonObject } from "../scenarios/assert.ts"
-import { ScenarioSkipped } from "../scenarios/harness.ts"
+import { heldMessageIdPrefix, ScenarioSkipped } from "../scenarios/harness.ts"
 import { describe, fetchReply, type HttpReply } from "../scenarios/http-client.ts"
 import { SseSession, type StreamEvent } from "../scenarios/sse-session.ts"
 
@@ -92,13 +92,18 @@ export class RestScenarioContext {
     return { kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text }], ...overrides }
   }
 
-  /** A send body that answers at once (the conformance agent keeps its tasks working). */
+  /** A plain A2A user message whose task stays live while the scenario uses it (see `heldMessageIdPrefix`). */
+  heldMessage(text = "hello from the REST scenarios", overrides: JsonObject = {}): JsonObject {
+    return this.message(text, { messageId: `${heldMessageIdPrefix}-${crypto.randomUUID()}`, ...overrides })
+  }
+
+  /** A send body that answers at once (a blocking send on a held task would wait for its end). */
   sendBody(message: JsonObject = this.message(), configuration: JsonObject = {}): JsonObject {
     return { message, configuration: { blocking: false, ...configuration } }
   }
 
-  /** Starts a working task through `message:send`; canceled when the scenario ends. Returns the REST task. */
-  async createTask(message: JsonObject = this.message()): Promise<JsonObject> {
+  /** Starts a live task through `message:send` (a held message by default); canceled when the scenario ends. Returns the REST task. */
+  async createTask(message: JsonObject = this.heldMessage()): Promise<JsonObject> {
     const task = this.expectTask(await this.request("POST", "v1/message:send", this.sendBody(message)), "message:send")
     this.cancelLater(task.id as string)
     return task

@@ -86,7 +86,7 @@ export const pushScenarios: ReadonlyArray<RestScenario> = [
 
   restScenario("push: a config sent with message:send (configuration.pushNotification) is listed", async (t) => {
     await t.requireCapability("pushNotifications")
-    const body = { message: t.message("with push"), configuration: { blocking: false, pushNotification: { id: "cfg-inline", url: t.webhookUrl } } }
+    const body = { message: t.heldMessage("with push"), configuration: { blocking: false, pushNotification: { id: "cfg-inline", url: t.webhookUrl } } }
     const task = t.expectTask(await t.request("POST", "v1/message:send", body), "message:send")
     t.cancelLater(task.id as string)
     equal((await list(t, task.id)).map((c) => c.id), ["cfg-inline"], "listed ids")

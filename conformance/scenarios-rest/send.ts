@@ -22,7 +22,7 @@ const sendTask = async (t: RestScenarioContext, body: unknown, where: string): P
 /** `message:send` in every spelling peers use, and what it answers. */
 export const sendScenarios: ReadonlyArray<RestScenario> = [
   restScenario("send: a plain A2A body answers { task } in the protobuf JSON form (TASK_STATE_*, ROLE_USER, content)", async (t) => {
-    const message = t.message("plain spelling")
+    const message = t.heldMessage("plain spelling")
     const task = await sendTask(t, t.sendBody(message), "message:send")
     equal(t.stateOf(task, "task"), restState("working"), "state")
     const [first] = historyOf(task, "task")

@@ -35,7 +35,7 @@ export const streamScenarios: ReadonlyArray<RestScenario> = [
   }),
 
   restScenario("stream: canceling while streaming ends the stream with a final TASK_STATE_CANCELLED statusUpdate", async (t) => {
-    const { session, task } = await openStream(t, { message: t.message("cancel me while streaming") })
+    const { session, task } = await openStream(t, { message: t.heldMessage("cancel me while streaming") })
     await cancel(t, task.id)
     await expectEndsCanceled(t, session, "message:stream")
   }),
@@ -47,7 +47,7 @@ export const streamScenarios: ReadonlyArray<RestScenario> = [
   }),
 
   restScenario("stream: a follow-up message shows up as events on the open stream", async (t) => {
-    const { session, task } = await openStream(t, { message: t.message("first") })
+    const { session, task } = await openStream(t, { message: t.heldMessage("first") })
     t.expectTask(await t.request("POST", "v1/message:send", t.sendBody(t.message("second", { taskId: task.id }))), "follow-up")
     const [kind, event] = t.expectEvent(await session.next(), "event after the follow-up")
     check(kind === "statusUpdate" || kind === "task" || kind === "artifactUpdate", `unexpected event ${kind}`)
@@ -118,7 +118,7 @@ export const streamScenarios: ReadonlyArray<RestScenario> = [
   }),
 
   restScenario("subscribe: Last-Event-ID after a disconnect resumes with exactly the missed events", async (t) => {
-    const { session, task } = await openStream(t, { message: t.message("resume me") })
+    const { session, task } = await openStream(t, { message: t.heldMessage("resume me") })
     const anchor = session.received[0]?.id
     if (anchor === undefined) t.skip("the server sends no id: lines, so Last-Event-ID cannot be used")
     t.expectTask(await t.request("POST", "v1/message:send", t.sendBody(t.message("more", { taskId: task.id }))), "follow-up")
@@ -141,7 +141,7 @@ export const streamScenarios: ReadonlyArray<RestScenario> = [
   }),
 
   restScenario("subscribe: Last-Event-ID at the latest event answers headers at once and waits for live events", async (t) => {
-    const { session, task } = await openStream(t, { message: t.message("quiet") })
+    const { session, task } = await openStream(t, { message: t.heldMessage("quiet") })
     const latest = session.received.at(-1)?.id
     if (latest === undefined) t.skip("the server sends no id: lines, so Last-Event-ID cannot be used")
     await session.close()

@@ -50,7 +50,7 @@ export const cancelScenarios: ReadonlyArray<Scenario> = [
   }),
 
   scenario("cancel: while a message/stream is open, the stream ends with a final canceled status", async (t) => {
-    const handle = await t.stream("message/stream", { message: t.message() })
+    const handle = await t.stream("message/stream", { message: t.heldMessage() })
     t.expectSse(handle, "message/stream")
     const first = t.expectEventResult(await handle.session.next(), handle.id, "first event")
     const taskId = (first.kind === "task" ? first.id : first.taskId) as string

@@ -4,6 +4,13 @@ import {
 import { describe, HttpClient, type CallOptions, type HttpReply, type RpcId } from "./http-client.ts"
 import type { SseSession, StreamEvent } from "./sse-session.ts"
 
+/**
+ * The messageId prefix the official TCK uses for a task it resubscribes to while it runs; its
+ * reference agent, like ours, keeps such a task working for at least 10 s. Scenarios that need a
+ * task to stay live (to cancel, continue or resubscribe to it) start it with this prefix.
+ */
+export const heldMessageIdPrefix = "test-resubscribe-message-id"
+
 /** Thrown by `t.skip`: the scenario does not apply to this server, for the stated reason. */
 export class ScenarioSkipped extends Error {
   override readonly name = "ScenarioSkipped"
@@ -94,16 +101,24 @@ export class ScenarioContext {
   }
 
   /**
-   * MessageSendParams that answer at once (`blocking: false`): the conformance agent keeps
-   * its tasks working, so a blocking send would only return when the task ends.
+   * A user text message whose task stays live while the scenario uses it: its messageId starts with
+   * {@link heldMessageIdPrefix}, which conformance agents keep working for at least 10 s.
+   */
+  heldMessage(text = "hello from the conformance scenarios", overrides: JsonObject = {}): JsonObject {
+    return this.message(text, { messageId: `${heldMessageIdPrefix}-${crypto.randomUUID()}`, ...overrides })
+  }
+
+  /**
+   * MessageSendParams that answer at once (`blocking: false`): a blocking send would only return
+   * when the task ends, which for a held task is seconds away.
    */
   sendParams(message: JsonObject, configuration: JsonObject = {}): JsonObject {
     return { message, configuration: { blocking: false, ...configuration } }
   }
 
-  /** Starts a task with a plain text message; it is canceled when the scenario ends. */
+  /** Starts a live task with a {@link heldMessage}; it is canceled when the scenario ends. */
   async createTask(messageOverrides: JsonObject = {}): Promise<JsonObject> {
-    const reply = await this.rpc("message/send", this.sendParams(this.message(undefined, messageOverrides)))
+    const reply = await this.rpc("message/send", this.sendParams(this.heldMessage(undefined, messageOverrides)))
     const task = expectTask(expectRpcResult(reply, "message/send"), "message/send result")
     this.cancelLater(task.id as string)
     return task

@@ -82,7 +82,7 @@ export const pushScenarios: ReadonlyArray<Scenario> = [
 
   scenario("push: a config given with message/send is listed with a server-assigned id", async (t) => {
     await requirePush(t)
-    const params = t.sendParams(t.message(), { pushNotificationConfig: { url: t.webhookUrl, token: "inline" } })
+    const params = t.sendParams(t.heldMessage(), { pushNotificationConfig: { url: t.webhookUrl, token: "inline" } })
     const task = asObject(expectRpcResult(await t.rpc("message/send", params), "message/send"), "task")
     t.cancelLater(task.id as string)
     const configs = await listConfigs(t, task.id as string)

@@ -63,7 +63,7 @@ export const resubscribeScenarios: ReadonlyArray<Scenario> = [
   }),
 
   scenario("resubscribe: Last-Event-ID after a disconnect resumes with exactly the missed events", async (t) => {
-    const { session, id: streamId } = await t.stream("message/stream", { message: t.message() })
+    const { session, id: streamId } = await t.stream("message/stream", { message: t.heldMessage() })
     const task = expectTask(t.expectEventResult(await session.next(), streamId, "first event"), "first event")
     t.cancelLater(task.id as string)
     const anchor = session.received[0]!

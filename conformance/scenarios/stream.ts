@@ -7,9 +7,9 @@ const isFinal = (e: StreamEvent): boolean => {
   return result?.final === true
 }
 
-/** Opens message/stream for a plain text message and checks the first event is the Task. */
+/** Opens message/stream for a held text message (its task stays live) and checks the first event is the Task. */
 const openTaskStream = async (t: ScenarioContext, id?: string | number): Promise<{ handle: StreamHandle; task: JsonObject }> => {
-  const handle = await t.stream("message/stream", { message: t.message() }, id === undefined ? {} : { id })
+  const handle = await t.stream("message/stream", { message: t.heldMessage() }, id === undefined ? {} : { id })
   t.expectSse(handle, "message/stream")
   const result = t.expectEventResult(await handle.session.next(), handle.id, "first event")
   const task = expectTask(result, "first event result")
@@ -32,7 +32,7 @@ export const streamScenarios: ReadonlyArray<Scenario> = [
     t.expectSse(handle, "message/stream")
     const task = expectTask(t.expectEventResult(await handle.session.next(), handle.id, "first event"), "first event")
     t.cancelLater(task.id as string)
-    check(!terminalStates.has(stateOf(task)), `the held task should not start terminal, got ${stateOf(task)}`)
+    check(!terminalStates.has(stateOf(task)), `a new task should not start terminal, got ${stateOf(task)}`)
     const ids = historyIds(task)
     check(ids.length === 0 || ids.includes(message.messageId as string), `Task history ${show(ids)} should contain the message`)
   }),

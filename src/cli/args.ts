@@ -19,6 +19,8 @@ export interface ParsedArgs {
   readonly json: boolean
   readonly taskId: string | undefined
   readonly contextId: string | undefined
+  /** The skill asked for in the message's `metadata.skill` (send, stream). */
+  readonly skill: string | undefined
   readonly historyLength: number | undefined
   readonly token: string | undefined
   readonly headers: Readonly<Record<string, string>>
@@ -50,6 +52,7 @@ Options:
   --json                    machine output: one JSON document (stream: one per line)
   --task <id>               continue this task (send, stream)
   --context <id>            send within this context (send, stream)
+  --skill <id>              ask for this skill of the card: metadata.skill (send, stream)
   --history <n>             number of history messages to return (get)
   --token <token>           send "Authorization: Bearer <token>"
   --header "Name: value"    send an extra header (repeatable)
@@ -65,7 +68,7 @@ Exit codes:
   4  the answer is not valid A2A (not JSON, wrong shape, no agent card)
 `
 
-const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--history", "--token", "--header", "--extension", "--timeout"])
+const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout"])
 
 const isCommand = (s: string | undefined): s is Command => (COMMANDS as ReadonlyArray<string>).includes(s ?? "")
 
@@ -131,6 +134,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
       json,
       taskId: last("--task"),
       contextId: last("--context"),
+      skill: last("--skill"),
       historyLength,
       token: last("--token"),
       headers,

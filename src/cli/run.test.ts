@@ -113,6 +113,22 @@ describe("a2a command", () => {
     expect(headers.get("x-a2a-extensions")).toBe("urn:ext:x")
   })
 
+  it("--skill asks for the skill in the message's metadata.skill", async () => {
+    const bodies: Array<{ method?: string; params?: { message?: { metadata?: unknown } } }> = []
+    const recording = await serveWebHandler(async (request) => {
+      if (request.method === "POST") bodies.push(await request.clone().json())
+      return agent.handler(request)
+    })
+    try {
+      expect((await cli("send", recording.url, "hi", "--skill", "admin")).code).toBe(ExitCode.Ok)
+      expect((await cli("send", recording.url, "hi")).code).toBe(ExitCode.Ok)
+    } finally {
+      await recording.close()
+    }
+    const sends = bodies.filter((b) => b.method === "message/send")
+    expect(sends.map((b) => b.params?.message?.metadata)).toEqual([{ skill: "admin" }, undefined])
+  })
+
   it("the entry file runs under tsx and exits with run's code", async () => {
     const main = fileURLToPath(new URL("./main.ts", import.meta.url))
     const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {

@@ -49,11 +49,14 @@ const command = (args: ParsedArgs, io: CliIo) =>
     const out = (readable: string, machine: unknown) =>
       Effect.sync(() => io.stdout.write(args.json ? json(machine, true) : `${readable}\n`))
     const text = args.argument ?? ""
-    const message = () =>
-      userText(text, {
+    const message = () => {
+      const params = userText(text, {
         ...(args.taskId === undefined ? {} : { taskId: args.taskId }),
         ...(args.contextId === undefined ? {} : { contextId: args.contextId })
       })
+      // Servers pick the skill (and its security requirement) from `metadata.skill`.
+      return args.skill === undefined ? params : { ...params, message: { ...params.message, metadata: { skill: args.skill } } }
+    }
     switch (args.command) {
       case "card":
         return yield* out(formatCard(client.card!, client.endpoint), client.card)
