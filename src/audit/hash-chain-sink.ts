@@ -5,10 +5,9 @@
  * @module
  */
 import { Effect } from "effect"
-import { canonicalize } from "../card/canonicalize.ts"
 import { AuditSinkError, type AuditSink } from "./audit-sink.ts"
 import { chainDigest, GENESIS_HASH } from "./internal/chain-digest.ts"
-import { encodeAuditEvent, writeLine, type WriteLine } from "./json-lines-sink.ts"
+import { encodeAuditEvent, recordLine, writeLine, type WriteLine } from "./json-lines-sink.ts"
 
 export { GENESIS_HASH } from "./internal/chain-digest.ts"
 
@@ -59,7 +58,7 @@ export const hashChainSink = (options: HashChainOptions): Effect.Effect<HashChai
               try: () => chainDigest(prev, body, options.hmacKey),
               catch: (cause) => new AuditSinkError({ message: "audit hashing failed", cause })
             })
-            yield* writeLine(options.write, canonicalize({ ...body, prev, hash }) + "\n")
+            yield* writeLine(options.write, yield* recordLine({ ...body, prev, hash }))
             head = { seq: body.seq, hash }
           })
         )
