@@ -78,6 +78,8 @@ export { memoryAuditSink, fanOutAuditSink, type AuditSink } from "./audit/audit-
 export { jsonLinesSink } from "./audit/json-lines-sink.ts"
 export { hashChainSink } from "./audit/hash-chain-sink.ts"
 export { verifyChain } from "./audit/verify-chain.ts"
+export { AUDIT_FIELD_LIMIT } from "./audit/clip-field.ts"
+export type { AuditConfig, AuditOptions } from "./server/audit-trail.ts"
 
 // Workflows: machines as agents, extension methods that drive them
 export * from "./workflow/index.ts"
