@@ -13,11 +13,10 @@ import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type Http
 import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
-import type { AuditSink } from "../audit/audit-sink.ts"
 import type { Principal } from "../auth/principal.ts"
 import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
-import { makeAuditTrail } from "./audit-trail.ts"
+import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { baseUrlOf, cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { ioScheduler } from "./io-scheduler.ts"
@@ -34,8 +33,11 @@ export interface A2AServerConfig extends A2AServerOptions {
   readonly runtime?: TaskRuntimeOptions
   /** Authenticators for the schemes the card's `security` names; required when it names any. */
   readonly authentication?: AuthenticationOptions
-  /** Where audit events go: every request, refusal, extension activation, transition and push attempt. */
-  readonly audit?: AuditSink
+  /**
+   * Where audit events go: every request, refusal, extension activation, transition and push
+   * attempt. A sink, or `{ sink, required: true }` to refuse requests that cannot be recorded.
+   */
+  readonly audit?: AuditConfig
   /** Push-notification delivery, used when the card declares `capabilities.pushNotifications`. */
   readonly push?: PushOptions
   /** The card served by `agent/getAuthenticatedExtendedCard` to authenticated callers. */
@@ -52,6 +54,8 @@ export interface A2AServerHandle {
   readonly app: HttpApp.Default
   /** The task runtime behind the server. */
   readonly runtime: TaskRuntime
+  /** How many audit events could not be recorded since the server started (each is also logged at error level). */
+  readonly auditFailures: () => number
   /**
    * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
    * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
@@ -62,6 +66,7 @@ export interface A2AServerHandle {
 
 interface Built {
   readonly runtime: TaskRuntime
+  readonly auditFailures: () => number
   readonly register: (router: HttpLayerRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
@@ -85,16 +90,16 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     if (audit.enabled) {
       yield* runtime.onTaskChange((change) => {
         if (change.previous === change.task.status.state) return
-        Effect.runFork(audit.record({
+        Effect.runFork(Effect.ignore(audit.record({
           kind: "task-transition",
           taskId: change.task.id,
           from: change.previous ?? null,
           to: change.task.status.state
-        }))
+        })))
       })
     }
     const push = card.capabilities.pushNotifications === true
-      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), audit.record)
+      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), (input) => Effect.ignore(audit.record(input)))
       : undefined
 
     const extended = config.extendedCard
@@ -109,14 +114,15 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       },
       checkPushConfig: push?.check
     })
+    // A refusal is answered as a refusal even when its record fails (the failure is counted and logged).
     const principal = makePrincipalResolver(card, config.authentication, (refusal, target) =>
-      audit.record({
+      Effect.ignore(audit.record({
         kind: "auth-refused",
         schemes: refusal.schemes,
         status: refusal.status,
         reason: refusal.reason,
         ...(target.method !== undefined ? { method: target.method } : {})
-      }))
+      })))
     const workflows = Workflow.router(runtime)
     const extensionMethods = workflows.methods.size === 0
       ? undefined
@@ -142,7 +148,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
         yield* runtime.shutdown({ grace: graceMs })
         if (push !== undefined) yield* push.shutdown
       })
-    return { runtime, register, shutdown }
+    return { runtime, register, shutdown, auditFailures: audit.failures }
   })
 
 const untracedRuntime = Effect.runSync(
@@ -174,6 +180,7 @@ export const A2AServer = {
       handler,
       app,
       runtime: built.runtime,
+      auditFailures: built.auditFailures,
       dispose: (options) =>
         (disposed ??= Effect.runPromise(
           built.shutdown(options?.graceMs ?? defaultGrace).pipe(Effect.ensuring(Scope.close(scope, Exit.void)))
