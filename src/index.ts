@@ -30,6 +30,7 @@ export type { A2AServerOptions } from "./server/options.ts"
 export type { AuthenticationOptions } from "./server/authentication.ts"
 export type { PushOptions } from "./server/push-service.ts"
 export type { CardSigning } from "./server/card-publisher.ts"
+export { ListeningOrigin } from "./server/listening-origin.ts"
 export type { Listening, ListenOptions, ShutdownOptions } from "./adapters/listening.ts"
 
 // Agents

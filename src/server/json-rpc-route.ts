@@ -21,7 +21,7 @@ import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
-import { baseUrlOf } from "./card-publisher.ts"
+import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
 import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
@@ -195,7 +195,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         lastEventId,
         // Only the card methods read it: worked out on demand, not per request.
         get baseUrl() {
-          return baseUrlOf(request.url, request.headers["host"], options)
+          return cardBaseUrl(request, options)
         }
       }
       const handler = decoded._tag === "Extension"

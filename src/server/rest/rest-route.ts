@@ -26,7 +26,7 @@ import {
 } from "../../../schemas/error-catalogue.ts"
 import type { AuditTrail } from "../audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
-import { baseUrlOf } from "../card-publisher.ts"
+import { cardBaseUrl } from "../card-base-url.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "../extensions.ts"
 import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
@@ -153,7 +153,9 @@ export const restRoute = (deps: RestRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId: lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined,
-        baseUrl: baseUrlOf(request.url, request.headers["host"], options)
+        get baseUrl() {
+          return cardBaseUrl(request, options)
+        }
       }
       const started = yield* Clock.currentTimeMillis
       const outcome: Either.Either<RestOutcome, ProtocolError> = refused !== undefined
