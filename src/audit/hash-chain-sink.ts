@@ -39,7 +39,8 @@ export interface HashChainSink extends AuditSink {
 }
 
 /**
- * Writes `{ ...event, seq, prev, hash }` per line (canonical JSON), where `prev` is the previous
+ * Writes `{ ...event, seq, prev, hash }` per line (RFC 8785 canonical JSON, lone surrogates
+ * written as `\udxxx` escapes so no event is refused), where `prev` is the previous
  * line's `hash` and `hash = hex(SHA-256(prev + canonical({ ...event, seq })))`. Writes are
  * serialised; the head only advances after a successful write, so a failed write leaves no gap.
  */
