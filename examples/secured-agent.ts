@@ -1,4 +1,5 @@
 // examples/secured-agent.ts — an API-key protected agent with an audit trail and a signed card.
+import { createServer, type AddressInfo } from "node:net"
 import { generateKeyPair, exportJWK } from "jose"
 import { Effect } from "effect"
 import { authHeader, createA2AClient, discoverVerifiedCard, userText } from "../src/client/index.ts"
@@ -18,12 +19,20 @@ const agent = Agent.make({
 
 const audit: Array<string> = []
 const signingKey = await generateKeyPair("ES256")
+// A signed card names the configured public URL (never the request's Host), so the port is chosen first.
+const port = await new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = probe.address() as AddressInfo
+    probe.close(() => resolve(port))
+  })
+})
 const server = await A2AServer.make(agent, {
+  publicUrl: `http://127.0.0.1:${port}`,
   authentication: { authenticators: { partnerKey: apiKeyAuthenticator({ keys: { "key-123": { id: "partner-a" } } }) } },
-  audit: await Effect.runPromise(jsonLinesSink({ write: async (line) => { audit.push(line) } })),
+  audit: { sink: await Effect.runPromise(jsonLinesSink({ write: async (line) => { audit.push(line) } })), required: true },
   cardSigning: { key: signingKey.privateKey, kid: "card-2026", alg: "ES256" }
 })
-const listening = await serveNode(server)
+const listening = await serveNode(server, { port })
 
 // The card verifies against the key its publisher shares out of band.
 const publicJwk = { ...(await exportJWK(signingKey.publicKey)), kid: "card-2026" }

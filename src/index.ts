@@ -30,6 +30,7 @@ export type { A2AServerOptions } from "./server/options.ts"
 export type { AuthenticationOptions } from "./server/authentication.ts"
 export type { PushOptions } from "./server/push-service.ts"
 export type { CardSigning } from "./server/card-publisher.ts"
+export { ListeningOrigin } from "./server/listening-origin.ts"
 export type { Listening, ListenOptions, ShutdownOptions } from "./adapters/listening.ts"
 
 // Agents
@@ -78,6 +79,8 @@ export { memoryAuditSink, fanOutAuditSink, type AuditSink } from "./audit/audit-
 export { jsonLinesSink } from "./audit/json-lines-sink.ts"
 export { hashChainSink } from "./audit/hash-chain-sink.ts"
 export { verifyChain } from "./audit/verify-chain.ts"
+export { AUDIT_FIELD_LIMIT } from "./audit/clip-field.ts"
+export type { AuditConfig, AuditOptions } from "./server/audit-trail.ts"
 
 // Workflows: machines as agents, extension methods that drive them
 export * from "./workflow/index.ts"

@@ -5,6 +5,8 @@
  * idle timeout is turned off here and heartbeats keep intermediaries awake.
  */
 import { lookup } from "node:dns/promises"
+import { Context } from "effect"
+import { ListeningOrigin } from "../server/listening-origin.ts"
 import type { WebHandlerServer, Listening, ListenOptions } from "./listening.ts"
 
 /** Resolves webhook host names with Bun's resolver, for `push.resolveDns`. */
@@ -27,15 +29,19 @@ declare const Bun: {
 
 /** Starts `server` on Bun; resolves once it listens. */
 export const serveBun = async (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> => {
+  // Set once `Bun.serve` returns: it binds synchronously, and requests are handled on later turns.
+  let origin = Context.empty() as Context.Context<never>
   const bun = Bun.serve({
     port: options.port ?? 0,
     hostname: options.host ?? "127.0.0.1",
     idleTimeout: 0,
-    fetch: server.handler
+    fetch: (request) => server.handler(request, origin)
   })
   const host = bun.hostname.includes(":") ? `[${bun.hostname}]` : bun.hostname
+  const url = `http://${host}:${bun.port}`
+  origin = Context.make(ListeningOrigin, url)
   return {
-    url: `http://${host}:${bun.port}`,
+    url,
     port: bun.port,
     close: async (shutdown) => {
       const stopping = bun.stop(false)

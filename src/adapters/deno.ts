@@ -1,6 +1,8 @@
 /**
  * Serving an A2A server with `Deno.serve`.
  */
+import { Context } from "effect"
+import { ListeningOrigin } from "../server/listening-origin.ts"
 import type { WebHandlerServer, Listening, ListenOptions } from "./listening.ts"
 
 interface DenoHttpServer {
@@ -31,14 +33,18 @@ export const denoDnsResolver = async (host: string): Promise<ReadonlyArray<strin
 /** Starts `server` on Deno; resolves once it listens. */
 export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> =>
   new Promise((resolve) => {
+    // Set in `onListen`, which Deno calls before it serves any request.
+    let origin = Context.empty() as Context.Context<never>
     const deno = Deno.serve(
       {
         port: options.port ?? 0,
         hostname: options.host ?? "127.0.0.1",
         onListen: ({ hostname, port }) => {
           const host = hostname.includes(":") ? `[${hostname}]` : hostname
+          const url = `http://${host}:${port}`
+          origin = Context.make(ListeningOrigin, url)
           resolve({
-            url: `http://${host}:${port}`,
+            url,
             port,
             close: async (shutdown) => {
               // Streams end first (dispose), so Deno's graceful shutdown has no open response to wait for.
@@ -48,6 +54,6 @@ export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {})
           })
         }
       },
-      server.handler
+      (request) => server.handler(request, origin)
     )
   })

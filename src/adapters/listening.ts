@@ -1,10 +1,14 @@
 /**
  * What every runtime adapter takes and gives back.
  */
+import type { Context } from "effect"
 
-/** The part of an A2A server an adapter needs: a Web handler and a way to shut it down. */
+/**
+ * The part of an A2A server an adapter needs: a Web handler and a way to shut it down. The
+ * adapter passes the handler a context holding the `ListeningOrigin` it bound.
+ */
 export interface WebHandlerServer {
-  readonly handler: (request: Request) => Promise<Response>
+  readonly handler: (request: Request, context?: Context.Context<never>) => Promise<Response>
   readonly dispose: (options?: ShutdownOptions) => Promise<void>
 }
 
@@ -25,7 +29,7 @@ export interface ListenOptions {
 
 /** A running server. */
 export interface Listening {
-  /** The origin, e.g. `http://127.0.0.1:41241`. */
+  /** The origin, e.g. `http://127.0.0.1:41241`; without `publicUrl`, the agent card names it. */
   readonly url: string
   readonly port: number
   /** Ends open streams, applies the shutdown rule to running tasks, and stops listening. */

@@ -9,7 +9,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpMiddleware, type HttpApp } from "@effect/platform"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
+import { ListeningOrigin } from "../server/listening-origin.ts"
 import type { Listening, ListenOptions, WebHandlerServer } from "./listening.ts"
 
 /** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
@@ -27,12 +28,12 @@ export interface NodeServeOptions extends ListenOptions {
   readonly web?: boolean
 }
 
-/** Starts `server` on Node; resolves once it listens. */
+/**
+ * Starts `server` on Node; resolves once it listens. Requests are handled from then on, knowing
+ * the bound origin (`ListeningOrigin`).
+ */
 export const serveNode = async (server: NodeServable, options: NodeServeOptions = {}): Promise<Listening> => {
-  const http = options.web === true
-    ? createServer(webBridge(server.handler))
-    // The handler's runtime has no tracer, so the platform's per-request span would be pure cost.
-    : createServer(Effect.runSync(NodeHttpServer.makeHandler(server.app).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true))))
+  const http = createServer()
   // Streams may stay quiet between heartbeats; Node's request timeouts must not cut them.
   http.requestTimeout = 0
   http.headersTimeout = 60_000
@@ -42,8 +43,18 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
   })
   const address = http.address() as AddressInfo
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
+  // Nothing is read from the socket before this listener is attached: it is added in the same tick.
+  http.on("request", options.web === true
+    ? webBridge((request) => server.handler(request, Context.make(ListeningOrigin, url)))
+    // The handler's runtime has no tracer, so the platform's per-request span would be pure cost.
+    // The origin is part of that runtime's context, so requests pay nothing for it.
+    : Effect.runSync(NodeHttpServer.makeHandler(server.app).pipe(
+      HttpMiddleware.withTracerDisabledWhenEffect(() => true),
+      Effect.provideService(ListeningOrigin, url)
+    )))
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     port: address.port,
     close: async (shutdown) => {
       const closed = closeServer(http)

@@ -6,6 +6,7 @@
  */
 import { Clock, Effect, Schema } from "effect"
 import { TaskState } from "../../schemas/index.ts"
+import { clipAuditFields } from "./clip-field.ts"
 
 /** An ISO 8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
 export const IsoTimestamp = Schema.String.pipe(
@@ -104,10 +105,12 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type AuditEventInput = DistributiveOmit<AuditEvent, "at">
 
 /**
- * Timestamps an event with Effect's `Clock`, so tests control time with `TestClock`.
+ * Timestamps an event with Effect's `Clock` (so tests control time with `TestClock`) and clips
+ * every string field to 256 characters (`AUDIT_FIELD_LIMIT`): fields come from requests, and
+ * no request may grow the audit log by more than a bounded record.
  *
  * @example
  * const event = yield* auditEvent({ kind: "extension-activated", uri: "https://example.com/ext/v1" })
  */
 export const auditEvent = (input: AuditEventInput): Effect.Effect<AuditEvent> =>
-  Effect.map(Clock.currentTimeMillis, (ms) => ({ ...input, at: new Date(ms).toISOString() }) as AuditEvent)
+  Effect.map(Clock.currentTimeMillis, (ms) => ({ ...clipAuditFields(input), at: new Date(ms).toISOString() }) as AuditEvent)

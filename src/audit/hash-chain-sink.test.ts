@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { AuditEvent } from "./audit-event.ts"
 import { GENESIS_HASH, hashChainSink, type ChainHead } from "./hash-chain-sink.ts"
+import { canonicalize } from "../card/canonicalize.ts"
 import { chainDigest } from "./internal/chain-digest.ts"
 import { verifyChain, type VerifyChainOptions } from "./verify-chain.ts"
 
@@ -58,7 +59,7 @@ describe("hashChainSink + verifyChain", () => {
     const { lines } = await writeChain()
     const { prev, hash: _hash, ...body } = parse(lines[1])
     const forgedBody = { ...body, to: "rejected" }
-    const forged = JSON.stringify({ ...forgedBody, prev, hash: await chainDigest(String(prev), forgedBody) })
+    const forged = canonicalize({ ...forgedBody, prev, hash: await chainDigest(String(prev), forgedBody) })
     const tampered = [...lines]
     tampered[1] = forged
     expect(await check(tampered)).toMatchObject({ ok: false, line: 3, reason: "prev" })
@@ -80,7 +81,7 @@ describe("hashChainSink + verifyChain", () => {
     // A forged line with the right seq and prev: the line after it no longer fits.
     const last = parse(lines[1])
     const body = { ...events[0], seq: 3 }
-    const forged = JSON.stringify({ ...body, prev: last["hash"], hash: await chainDigest(String(last["hash"]), body) })
+    const forged = canonicalize({ ...body, prev: last["hash"], hash: await chainDigest(String(last["hash"]), body) })
     expect(await check([...lines.slice(0, 2), forged, ...lines.slice(2)])).toMatchObject({
       ok: false,
       line: 4,
@@ -104,6 +105,37 @@ describe("hashChainSink + verifyChain", () => {
       line: truncated.length + 1,
       reason: "truncated"
     })
+  })
+
+  it("refuses a line that is not the canonical text of its own value, though its hash matches", async () => {
+    const { lines } = await writeChain()
+    const line = lines[1]!.slice(0, -1)
+    const value = parse(line)
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(value).reverse()))
+    const spaced = JSON.stringify(value, null, 1).replace(/\n/g, "")
+    const escaped = line.replace('"task-transition"', '"task\\u002dtransition"')
+    for (const variant of [reordered, spaced, escaped, ` ${line}`, `${line} `, `${line}\r`]) {
+      expect(variant).not.toBe(line)
+      // Each variant parses to the very value that was hashed: only its text differs.
+      expect(JSON.parse(variant)).toEqual(value)
+      expect(await check([lines[0]!, variant, ...lines.slice(2)])).toMatchObject({ ok: false, line: 2, reason: "non-canonical" })
+    }
+  })
+
+  it("refuses a line that names a member twice, whichever value a parser keeps", async () => {
+    const { lines } = await writeChain()
+    // JSON.parse keeps the last "to", which is the hashed one; a reader keeping the first sees "completed".
+    const doubled = lines[2]!.replace('"to":"working"', '"to":"completed","to":"working"')
+    expect(JSON.parse(doubled)).toEqual(parse(lines[2]))
+    expect(await check([...lines.slice(0, 2), doubled, ...lines.slice(3)])).toMatchObject({
+      ok: false,
+      line: 3,
+      reason: "duplicate-key",
+      detail: 'member "to" appears twice in one object'
+    })
+    // Names are compared unescaped.
+    const aliased = lines[2]!.replace('"to":"working"', '"t\\u006f":"completed","to":"working"')
+    expect(await check([...lines.slice(0, 2), aliased, ...lines.slice(3)])).toMatchObject({ ok: false, reason: "duplicate-key" })
   })
 
   it("reports malformed lines", async () => {
@@ -131,11 +163,27 @@ describe("hashChainSink + verifyChain", () => {
     for (const line of lines) {
       const { prev: _p, hash: _h, ...body } = parse(line)
       const hash = await chainDigest(prev, body)
-      rewritten.push(JSON.stringify({ ...body, prev, hash }))
+      rewritten.push(canonicalize({ ...body, prev, hash }))
       prev = hash
     }
     expect(await check(rewritten)).toMatchObject({ ok: true })
     expect(await check(rewritten, { hmacKey: key })).toMatchObject({ ok: false, line: 1, reason: "hash" })
+  })
+
+  it("records strings holding lone surrogates exactly, as escapes that survive a UTF-8 file", async () => {
+    const lines: Array<string> = []
+    const odd: AuditEvent = { kind: "request", at, method: "\ud800", principal: "p\udfff", outcome: "error", errorCode: -32601, durationMs: 0, requestId: "\udbff" }
+    const head = await Effect.runPromise(Effect.gen(function* () {
+      const sink = yield* hashChainSink({ write: async (line) => void lines.push(line) })
+      yield* sink.record(odd)
+      return yield* sink.head
+    }))
+    expect(lines[0]).toContain('"method":"\\ud800"')
+    // Bytes on disk and back: the line is unchanged, and so is its value.
+    const reread = new TextDecoder().decode(new TextEncoder().encode(lines[0]))
+    expect(reread).toBe(lines[0])
+    expect(parse(reread)).toMatchObject({ method: "\ud800", principal: "p\udfff", requestId: "\udbff" })
+    expect(await check([reread], { expectedHead: head })).toMatchObject({ ok: true, count: 1 })
   })
 
   it("does not advance the chain when a write fails", async () => {

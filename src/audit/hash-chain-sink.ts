@@ -5,10 +5,9 @@
  * @module
  */
 import { Effect } from "effect"
-import { canonicalize } from "../card/canonicalize.ts"
 import { AuditSinkError, type AuditSink } from "./audit-sink.ts"
 import { chainDigest, GENESIS_HASH } from "./internal/chain-digest.ts"
-import { encodeAuditEvent, writeLine, type WriteLine } from "./json-lines-sink.ts"
+import { encodeAuditEvent, recordLine, writeLine, type WriteLine } from "./json-lines-sink.ts"
 
 export { GENESIS_HASH } from "./internal/chain-digest.ts"
 
@@ -40,7 +39,8 @@ export interface HashChainSink extends AuditSink {
 }
 
 /**
- * Writes `{ ...event, seq, prev, hash }` per line (canonical JSON), where `prev` is the previous
+ * Writes `{ ...event, seq, prev, hash }` per line (RFC 8785 canonical JSON, lone surrogates
+ * written as `\udxxx` escapes so no event is refused), where `prev` is the previous
  * line's `hash` and `hash = hex(SHA-256(prev + canonical({ ...event, seq })))`. Writes are
  * serialised; the head only advances after a successful write, so a failed write leaves no gap.
  */
@@ -59,7 +59,7 @@ export const hashChainSink = (options: HashChainOptions): Effect.Effect<HashChai
               try: () => chainDigest(prev, body, options.hmacKey),
               catch: (cause) => new AuditSinkError({ message: "audit hashing failed", cause })
             })
-            yield* writeLine(options.write, canonicalize({ ...body, prev, hash }) + "\n")
+            yield* writeLine(options.write, yield* recordLine({ ...body, prev, hash }))
             head = { seq: body.seq, hash }
           })
         )

@@ -5,9 +5,9 @@
  * @module
  */
 import { Effect, Schema } from "effect"
-import { canonicalize } from "../card/canonicalize.ts"
 import { AuditEvent } from "./audit-event.ts"
 import { AuditSinkError, type AuditSink } from "./audit-sink.ts"
+import { canonicalRecord } from "./internal/canonical-line.ts"
 
 /** Appends one complete line (ending in `\n`). Resolves once the line is accepted. */
 export type WriteLine = (line: string) => Promise<void>
@@ -20,6 +20,13 @@ export const encodeAuditEvent = (event: AuditEvent): Effect.Effect<Record<string
     encodeEvent(event) as Effect.Effect<Record<string, unknown>, unknown>,
     (cause) => new AuditSinkError({ message: "audit event does not match its schema", cause })
   )
+
+/** The canonical text of a record, as an Effect: a value with no JSON form is an {@link AuditSinkError}, not a defect. */
+export const recordLine = (record: Record<string, unknown>): Effect.Effect<string, AuditSinkError> =>
+  Effect.try({
+    try: () => canonicalRecord(record) + "\n",
+    catch: (cause) => new AuditSinkError({ message: "audit event has no JSON form", cause })
+  })
 
 /** Runs a write capability as an Effect. */
 export const writeLine = (write: WriteLine, line: string): Effect.Effect<void, AuditSinkError> =>
@@ -45,8 +52,7 @@ export const jsonLinesSink = (options: { readonly write: WriteLine }): Effect.Ef
         lock.withPermits(1)(
           Effect.gen(function* () {
             const body = yield* encodeAuditEvent(event)
-            const line = canonicalize({ ...body, seq: seq + 1 }) + "\n"
-            yield* writeLine(options.write, line)
+            yield* writeLine(options.write, yield* recordLine({ ...body, seq: seq + 1 }))
             seq += 1
           })
         )

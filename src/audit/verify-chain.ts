@@ -3,6 +3,10 @@
  *
  * What it detects: a changed line (its hash no longer matches), a removed line, an inserted line
  * and reordered lines (sequence numbers and `prev` links stop matching), a removed first line.
+ * It reads each line strictly: the text must be exactly the canonical serialisation of its own
+ * value (no reordered members, no added whitespace, no other escaping), and no object may name a
+ * member twice. So what a reader of the file sees is byte for byte what was hashed, whichever JSON
+ * parser reads it.
  * What it cannot detect on its own: lines cut off at the end (give `expectedHead`, kept outside
  * the log, to catch that), and a chain rewritten from some line onward by someone who can write
  * the file (use an HMAC key, or compare with an externally stored head).
@@ -11,10 +15,21 @@
  */
 import { Data, Effect } from "effect"
 import type { ChainHead } from "./hash-chain-sink.ts"
+import { canonicalRecord } from "./internal/canonical-line.ts"
 import { chainDigest, GENESIS_HASH } from "./internal/chain-digest.ts"
+import { firstDuplicateKey } from "./internal/duplicate-key.ts"
 
 /** Why a chain failed to verify. */
-export type ChainFailureReason = "malformed" | "seq" | "prev" | "hash" | "truncated"
+export type ChainFailureReason =
+  | "malformed"
+  /** A line names one member twice in an object. */
+  | "duplicate-key"
+  /** A line is valid JSON but not the canonical text of its value (order, whitespace, escapes). */
+  | "non-canonical"
+  | "seq"
+  | "prev"
+  | "hash"
+  | "truncated"
 
 /** The outcome of {@link verifyChain}: `line` is 1-based and counts every input line. */
 export type ChainVerification =
@@ -53,7 +68,8 @@ const verify = async (
   })
   for await (const raw of lines) {
     lineNo += 1
-    const text = raw.trim()
+    // The writer ends every line with one "\n"; nothing else around the text is canonical.
+    const text = raw.endsWith("\n") ? raw.slice(0, -1) : raw
     if (text === "") continue
     let parsed: unknown
     try {
@@ -62,6 +78,18 @@ const verify = async (
       return fail("malformed", "not JSON")
     }
     if (!isRecord(parsed)) return fail("malformed", "not a JSON object")
+    let canonical: string
+    try {
+      canonical = canonicalRecord(parsed)
+    } catch {
+      return fail("malformed", "content has no canonical JSON form")
+    }
+    if (canonical !== text) {
+      const duplicate = firstDuplicateKey(text)
+      return duplicate !== undefined
+        ? fail("duplicate-key", `member ${JSON.stringify(duplicate)} appears twice in one object`)
+        : fail("non-canonical", "the line is not the canonical JSON text of its content")
+    }
     const { prev, hash, ...body } = parsed
     if (typeof prev !== "string" || !hex64.test(prev) || typeof hash !== "string" || !hex64.test(hash)) {
       return fail("malformed", "missing or malformed prev/hash")
@@ -91,7 +119,7 @@ const verify = async (
 }
 
 /**
- * Verifies a chain line by line (lines may end with `\n`; blank lines are skipped). A broken
+ * Verifies a chain line by line (lines may end with one `\n`; empty lines are skipped). A broken
  * chain is a result naming the first bad line; only a failing source is an error.
  *
  * @example

@@ -96,6 +96,16 @@ describe("canonicalize (RFC 8785)", () => {
     expect(() => canonicalize([undefined])).toThrow(CanonicalizeError)
   })
 
+  it("with loneSurrogates: escape, writes lone surrogates as escapes that parse back to the same string", () => {
+    const value = { "\udc00k": ["\ud800", "a\udfff\u0001", "\ud83d\ude00"] }
+    const text = canonicalize(value, { loneSurrogates: "escape" })
+    expect(text).toBe('{"\\udc00k":["\\ud800","a\\udfff\\u0001","\ud83d\ude00"]}')
+    expect(JSON.parse(text)).toEqual(value)
+    expect(canonicalize(JSON.parse(text), { loneSurrogates: "escape" })).toBe(text)
+    // Values without lone surrogates are unaffected by the option.
+    expect(canonicalize({ b: "\ud83d\ude00\n", a: 1 }, { loneSurrogates: "escape" })).toBe(canonicalize({ b: "\ud83d\ude00\n", a: 1 }))
+  })
+
   it("drops undefined members, nests without whitespace and allows shared (non-cyclic) values", () => {
     const shared = { z: 1, a: [] }
     expect(canonicalize({ b: shared, a: shared, u: undefined })).toBe('{"a":{"a":[],"z":1},"b":{"a":[],"z":1}}')

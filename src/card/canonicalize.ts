@@ -28,15 +28,29 @@ const mustEscape = /[\u0000-\u001f"\\]/g
 
 // I-JSON (RFC 7493) forbids unpaired surrogates, and JCS inherits that rule.
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const loneSurrogates = new RegExp(loneSurrogate.source, "g")
 
-const serializeString = (value: string): string => {
-  if (loneSurrogate.test(value)) {
+const hexEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+
+/** Options of {@link canonicalize}. */
+export interface CanonicalizeOptions {
+  /**
+   * What to do with a string holding an unpaired UTF-16 surrogate, which RFC 8785 (through I-JSON)
+   * has no form for. `"refuse"` (the default, what signatures need) throws {@link CanonicalizeError};
+   * `"escape"` writes each one as a lowercase `\\udxxx` escape: ASCII that any JSON parser reads back
+   * as the same string, so records of whatever a client sent stay exact and hash the same after a
+   * round trip through a UTF-8 file. Values without lone surrogates serialise identically either way.
+   */
+  readonly loneSurrogates?: "refuse" | "escape"
+}
+
+const serializeString = (value: string, escapeLone: boolean): string => {
+  const lone = loneSurrogate.test(value)
+  if (lone && !escapeLone) {
     throw new CanonicalizeError("string contains an unpaired UTF-16 surrogate")
   }
-  const body = value.replace(mustEscape, (c) =>
-    escapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  )
-  return `"${body}"`
+  const body = value.replace(mustEscape, (c) => escapes[c] ?? hexEscape(c))
+  return `"${lone ? body.replace(loneSurrogates, hexEscape) : body}"`
 }
 
 const serializeNumber = (value: number): string => {
@@ -52,10 +66,10 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
   return proto === Object.prototype || proto === null
 }
 
-const serialize = (value: unknown, seen: Set<object>): string => {
+const serialize = (value: unknown, seen: Set<object>, escapeLone: boolean): string => {
   switch (typeof value) {
     case "string":
-      return serializeString(value)
+      return serializeString(value, escapeLone)
     case "number":
       return serializeNumber(value)
     case "boolean":
@@ -68,7 +82,7 @@ const serialize = (value: unknown, seen: Set<object>): string => {
         if (Array.isArray(value)) {
           return `[${value.map((item: unknown) => {
             if (item === undefined) throw new CanonicalizeError("array holds undefined")
-            return serialize(item, seen)
+            return serialize(item, seen, escapeLone)
           }).join(",")}]`
         }
         if (!isPlainObject(value)) {
@@ -76,7 +90,7 @@ const serialize = (value: unknown, seen: Set<object>): string => {
         }
         // Default sort compares UTF-16 code units, which is what RFC 8785 section 3.2.3 asks for.
         const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort()
-        return `{${keys.map((k) => `${serializeString(k)}:${serialize(value[k], seen)}`).join(",")}}`
+        return `{${keys.map((k) => `${serializeString(k, escapeLone)}:${serialize(value[k], seen, escapeLone)}`).join(",")}}`
       } finally {
         seen.delete(value)
       }
@@ -94,7 +108,8 @@ const serialize = (value: unknown, seen: Set<object>): string => {
  * @example
  * canonicalize({ b: 1, a: [true, null, 1e21] }) // '{"a":[true,null,1e+21],"b":1}'
  */
-export const canonicalize = (value: unknown): string => serialize(value, new Set())
+export const canonicalize = (value: unknown, options: CanonicalizeOptions = {}): string =>
+  serialize(value, new Set(), options.loneSurrogates === "escape")
 
 const encoder = new TextEncoder()
 

@@ -10,6 +10,7 @@ import { serveNode } from "../adapters/node.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { signCard } from "../card/sign-card.ts"
 import { A2AServer } from "../server/a2a-server.ts"
+import { freePort } from "../server/testing/free-port.ts"
 import { testAgent } from "../server/testing/test-agent.ts"
 import {
   CardVerificationError,
@@ -32,7 +33,12 @@ beforeAll(async () => {
   jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: "card-1", alg: "ES256" }] }
   const stranger = await generateKeyPair("ES256", { extractable: true })
   strangerJwks = { keys: [{ ...(await exportJWK(stranger.publicKey)), kid: "card-1", alg: "ES256" }] }
-  signed = await serveNode(await A2AServer.make(testAgent(), { cardSigning: { key: privateKey, kid: "card-1", alg: "ES256" } }))
+  // A signed card names the configured public URL: the port is chosen before the server is built.
+  const port = await freePort()
+  signed = await serveNode(
+    await A2AServer.make(testAgent(), { publicUrl: `http://127.0.0.1:${port}`, cardSigning: { key: privateKey, kid: "card-1", alg: "ES256" } }),
+    { port }
+  )
   unsigned = await serveNode(await A2AServer.make(testAgent()))
 })
 afterAll(async () => {

@@ -10,16 +10,17 @@
  * ```
  */
 import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
-import type { AuditSink } from "../audit/audit-sink.ts"
 import type { Principal } from "../auth/principal.ts"
 import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
-import { makeAuditTrail } from "./audit-trail.ts"
+import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
-import { baseUrlOf, cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
+import { cardBaseUrl } from "./card-base-url.ts"
+import { cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { ioScheduler } from "./io-scheduler.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
 import { registerRest } from "./rest/rest-route.ts"
@@ -34,24 +35,35 @@ export interface A2AServerConfig extends A2AServerOptions {
   readonly runtime?: TaskRuntimeOptions
   /** Authenticators for the schemes the card's `security` names; required when it names any. */
   readonly authentication?: AuthenticationOptions
-  /** Where audit events go: every request, refusal, extension activation, transition and push attempt. */
-  readonly audit?: AuditSink
+  /**
+   * Where audit events go: every request, refusal, extension activation, transition and push
+   * attempt. A sink, or `{ sink, required: true }` to refuse requests that cannot be recorded.
+   */
+  readonly audit?: AuditConfig
   /** Push-notification delivery, used when the card declares `capabilities.pushNotifications`. */
   readonly push?: PushOptions
   /** The card served by `agent/getAuthenticatedExtendedCard` to authenticated callers. */
   readonly extendedCard?: AgentCardInput | ((principal: Principal) => AgentCardInput)
-  /** Signs every published card (JWS over RFC 8785 canonical JSON). */
+  /**
+   * Signs every published card (JWS over RFC 8785 canonical JSON). Needs `publicUrl`: a signed card
+   * names the configured URL only, never one derived from a request.
+   */
   readonly cardSigning?: CardSigning
 }
 
 /** A running A2A server, not yet bound to a port: hand `handler` (or `app`) to an HTTP server. */
 export interface A2AServerHandle {
-  /** Web-standard handler for Bun, Deno, Cloudflare-style hosts and tests. */
-  readonly handler: (request: Request) => Promise<Response>
+  /**
+   * Web-standard handler for Bun, Deno, Cloudflare-style hosts and tests. The optional context may
+   * carry the `ListeningOrigin` (the adapters pass it), which the card names without `publicUrl`.
+   */
+  readonly handler: (request: Request, context?: Context.Context<never>) => Promise<Response>
   /** The same server as an Effect HTTP app (used by the Node adapter's fast path). */
   readonly app: HttpApp.Default
   /** The task runtime behind the server. */
   readonly runtime: TaskRuntime
+  /** How many audit events could not be recorded since the server started (each is also logged at error level). */
+  readonly auditFailures: () => number
   /**
    * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
    * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
@@ -62,6 +74,7 @@ export interface A2AServerHandle {
 
 interface Built {
   readonly runtime: TaskRuntime
+  readonly auditFailures: () => number
   readonly register: (router: HttpLayerRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
@@ -76,6 +89,13 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     if (config.extendedCard !== undefined && (card.security?.length ?? 0) === 0) {
       throw new Error("An extended card needs the card to declare `security`: it is served to authenticated callers only")
     }
+    checkPublicUrl(options.publicUrl)
+    if (config.cardSigning !== undefined && options.publicUrl === undefined) {
+      throw new Error(
+        "`cardSigning` needs `publicUrl` (e.g. \"https://agent.example.com\"): a signed card must name the URL " +
+          "configured for the server, never one taken from a request"
+      )
+    }
     const audit = makeAuditTrail(config.audit)
     const runtime = yield* TaskRuntime.make(agent, config.runtime)
     const streamsEnded = yield* Deferred.make<void>()
@@ -85,16 +105,16 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     if (audit.enabled) {
       yield* runtime.onTaskChange((change) => {
         if (change.previous === change.task.status.state) return
-        Effect.runFork(audit.record({
+        Effect.runFork(Effect.ignore(audit.record({
           kind: "task-transition",
           taskId: change.task.id,
           from: change.previous ?? null,
           to: change.task.status.state
-        }))
+        })))
       })
     }
     const push = card.capabilities.pushNotifications === true
-      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), audit.record)
+      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), (input) => Effect.ignore(audit.record(input)))
       : undefined
 
     const extended = config.extendedCard
@@ -103,29 +123,42 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       card,
       extendedCard: extended === undefined ? undefined : (ctx) => {
         const input = typeof extended === "function" ? extended(ctx.principal) : extended
-        const published = publishCard(completeCard(input), ctx.baseUrl, options, facts)
-        // Signed like the public card: a client that checks one can check the other.
-        return config.cardSigning === undefined ? Effect.succeed(published) : Effect.orDie(signCard(published, config.cardSigning))
+        return Effect.flatMap(ctx.baseUrl, (base) => {
+          const published = publishCard(completeCard(input), base, options, facts)
+          // Signed like the public card: a client that checks one can check the other.
+          return config.cardSigning === undefined ? Effect.succeed(published) : Effect.orDie(signCard(published, config.cardSigning))
+        })
       },
       checkPushConfig: push?.check
     })
+    // A refusal is answered as a refusal even when its record fails (the failure is counted and logged).
     const principal = makePrincipalResolver(card, config.authentication, (refusal, target) =>
-      audit.record({
+      Effect.ignore(audit.record({
         kind: "auth-refused",
         schemes: refusal.schemes,
         status: refusal.status,
         reason: refusal.reason,
         ...(target.method !== undefined ? { method: target.method } : {})
-      }))
+      })))
     const workflows = Workflow.router(runtime)
     const extensionMethods = workflows.methods.size === 0
       ? undefined
       : { methods: workflows.methods, route: workflows.routeExtensionMethod }
     const routeDeps = { handlers, card, options, shutdown: Deferred.await(streamsEnded), principal, audit }
     const rpc = jsonRpcRoute({ ...routeDeps, extensionMethods })
+    // No URL to name without guessing (see card-base-url.ts): said once in the log, and to each caller.
+    let unknownOriginLogged = false
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.map(publisher(baseUrlOf(request.url, request.headers["host"], options)), (published) =>
-        HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } }))
+      cardBaseUrl(request, options).pipe(
+        Effect.flatMap(publisher),
+        Effect.map((published) => HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } })),
+        Effect.catchAll((error) =>
+          Effect.suspend(() => {
+            const log = unknownOriginLogged ? Effect.void : Effect.logError(error.message)
+            unknownOriginLogged = true
+            return Effect.as(log, HttpServerResponse.unsafeJson(toWireError(error), { status: 500 }))
+          }))
+      )
 
     const register = (router: HttpLayerRouter.HttpRouter) =>
       Effect.gen(function* () {
@@ -142,8 +175,22 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
         yield* runtime.shutdown({ grace: graceMs })
         if (push !== undefined) yield* push.shutdown
       })
-    return { runtime, register, shutdown }
+    return { runtime, register, shutdown, auditFailures: audit.failures }
   })
+
+/** A configured `publicUrl` must be an absolute http(s) URL without query or fragment. */
+const checkPublicUrl = (publicUrl: string | undefined): void => {
+  if (publicUrl === undefined) return
+  let url: URL | undefined
+  try {
+    url = new URL(publicUrl)
+  } catch {
+    url = undefined
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "") {
+    throw new Error(`\`publicUrl\` must be an absolute http or https URL without credentials, query or fragment, got ${JSON.stringify(publicUrl)}`)
+  }
+}
 
 const untracedRuntime = Effect.runSync(
   Effect.locally(Effect.runtime<never>(), HttpMiddleware.currentTracerDisabledWhen, () => true)
@@ -174,6 +221,7 @@ export const A2AServer = {
       handler,
       app,
       runtime: built.runtime,
+      auditFailures: built.auditFailures,
       dispose: (options) =>
         (disposed ??= Effect.runPromise(
           built.shutdown(options?.graceMs ?? defaultGrace).pipe(Effect.ensuring(Scope.close(scope, Exit.void)))

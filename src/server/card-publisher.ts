@@ -2,10 +2,10 @@
  * The published agent card.
  *
  * The card a user writes may leave out what the server knows better: the protocol version, the
- * endpoint URL and the transports. Those are filled in here, from `publicUrl` when configured or
- * else from the origin the request came to, so a server on an ephemeral port still publishes a
- * card that points at itself. With a signing key, each published card carries a JWS signature.
- * Behind a proxy or in production, set `publicUrl`: the request's Host header then plays no part.
+ * endpoint URL and the transports. Those are filled in here, from the base URL `cardBaseUrl`
+ * settles on (`publicUrl`, or the listening address), so a server on an ephemeral port still
+ * publishes a card that points at itself. With a signing key, each published card carries a JWS
+ * signature; signing needs `publicUrl`, so a signed card never names an address a request chose.
  */
 import { Effect } from "effect"
 import type { AgentCard, AgentInterface } from "../../schemas/index.ts"
@@ -40,13 +40,6 @@ export const publishCard = (card: AgentCard, base: string, options: ResolvedServ
     additionalInterfaces: interfaces,
     ...(facts.extendedCard ? { supportsAuthenticatedExtendedCard: true } : {})
   }
-}
-
-/** The base URL of a request: the configured public URL, or the request's own origin. */
-export const baseUrlOf = (requestUrl: string, host: string | undefined, options: ResolvedServerOptions): string => {
-  if (options.publicUrl !== undefined) return options.publicUrl
-  if (requestUrl.startsWith("http://") || requestUrl.startsWith("https://")) return new URL(requestUrl).origin
-  return `http://${host ?? "localhost"}`
 }
 
 /** Published (and signed) cards by base URL; a handful of bases at most, so the cache stays small. */

@@ -34,6 +34,8 @@ const extendedFor = (principal: Principal): AgentCardInput =>
 let server: A2AServerHandle
 beforeAll(async () => {
   server = await A2AServer.make(testAgent(security), {
+    // The Web handler is called directly (no adapter to say where it listens): the card names this.
+    publicUrl: "http://127.0.0.1",
     authentication: { authenticators: { key: apiKeyAuthenticator({ keys }) } },
     extendedCard: extendedFor
   })
@@ -136,6 +138,7 @@ describe("a signed server", () => {
     const pair = await generateKeyPair("ES256", { extractable: true })
     jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: "card-1", alg: "ES256" }] }
     signed = await A2AServer.make(testAgent(security), {
+      publicUrl: "https://agent.example.test",
       authentication: { authenticators: { key: apiKeyAuthenticator({ keys }) } },
       extendedCard: extendedFor,
       cardSigning: { key: pair.privateKey, kid: "card-1", alg: "ES256" }
@@ -148,8 +151,6 @@ describe("a signed server", () => {
     expect(Either.isRight(await Effect.runPromise(Effect.either(verifyAgentCard(raw, { keys: jwks }))))).toBe(true)
   })
 
-  // Known gap: `cardSigning` signs the well-known card only; the extended card goes out unsigned.
-  // Passes (as an expected failure) until a2a-server.ts signs the extended card too.
   it("signs the extended card as well", async () => {
     const answer = await wireCall(signed.handler, METHOD, {}, { headers: { "x-api-key": "key-of-alice" } })
     const verified = await Effect.runPromise(Effect.either(verifyAgentCard(answer.body.result, { keys: jwks })))

@@ -21,7 +21,7 @@ import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
-import { baseUrlOf } from "./card-publisher.ts"
+import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
 import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
@@ -79,6 +79,16 @@ const taskIdOf = (params: unknown, result: unknown): string | undefined => {
   return typeof candidate === "string" ? candidate : undefined
 }
 
+/** What a request record says besides its kind and principal. */
+interface RequestFields {
+  readonly method: string
+  readonly outcome: "ok" | "error"
+  readonly errorCode?: number
+  readonly durationMs: number
+  readonly requestId: RequestId
+  readonly taskId?: string | undefined
+}
+
 /** The id (when it is a valid JSON-RPC id), method and params of a parsed body, without judging it. */
 const peekEnvelope = (parsed: unknown): { id: RequestId; method?: string; params?: unknown } => {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { id: null }
@@ -126,8 +136,24 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
 
+      // Every request past authentication leaves a record, whatever its outcome; in `required`
+      // mode an answer whose record could not be written becomes the trail's error.
+      const recordRequest = ({ taskId, ...fields }: RequestFields) =>
+        deps.audit.enabled
+          ? deps.audit.record({ kind: "request", principal: principal.id, ...fields, ...(taskId === undefined ? {} : { taskId }) })
+          : Effect.void
+
       const decoded = decodeRequest(parsed, decodeOptions)
-      if (decoded._tag === "Failure") return jsonError(decoded.id, decoded.error)
+      if (decoded._tag === "Failure") {
+        const recorded = yield* Effect.either(recordRequest({
+          method: peeked.method ?? "",
+          outcome: "error",
+          errorCode: decoded.error.code,
+          durationMs: 0,
+          requestId: decoded.id
+        }))
+        return jsonError(decoded.id, recorded._tag === "Left" ? recorded.left : decoded.error)
+      }
       const { id, method } = decoded
       const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
       const answerError = (error: ProtocolError) =>
@@ -138,23 +164,24 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") {
         // Refused before any work, but still a request of an authenticated principal: the trail keeps it.
-        if (deps.audit.enabled) {
-          const taskId = taskIdOf(decoded.params, undefined)
-          yield* deps.audit.record({
-            kind: "request",
-            method,
-            principal: principal.id,
-            outcome: "error",
-            errorCode: negotiation.error.code,
-            durationMs: 0,
-            requestId: id,
-            ...(taskId !== undefined ? { taskId } : {})
-          })
-        }
-        return answerError(negotiation.error)
+        const recorded = yield* Effect.either(recordRequest({
+          method,
+          outcome: "error",
+          errorCode: negotiation.error.code,
+          durationMs: 0,
+          requestId: id,
+          taskId: taskIdOf(decoded.params, undefined)
+        }))
+        return answerError(recorded._tag === "Left" ? recorded.left : negotiation.error)
       }
+      // In `required` mode a request runs only while the trail records: a failing trail refuses it here.
+      let refused: Internal | undefined
       if (deps.audit.enabled) {
-        for (const uri of negotiation.uris) yield* deps.audit.record({ kind: "extension-activated", uri, method })
+        const admitted = yield* Effect.either(Effect.zipRight(
+          deps.audit.admit,
+          Effect.forEach(negotiation.uris, (uri) => deps.audit.record({ kind: "extension-activated", uri, method }), { discard: true })
+        ))
+        if (admitted._tag === "Left") refused = admitted.left
       }
       const echo: Record<string, string> = negotiation.uris.length > 0
         ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
@@ -168,7 +195,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         lastEventId,
         // Only the card methods read it: worked out on demand, not per request.
         get baseUrl() {
-          return baseUrlOf(request.url, request.headers["host"], options)
+          return cardBaseUrl(request, options)
         }
       }
       const handler = decoded._tag === "Extension"
@@ -176,23 +203,24 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         : handlers[decoded.method] as (params: unknown, c: CallContext) => Effect.Effect<unknown, ProtocolError>
       const started = deps.audit.enabled ? yield* Clock.currentTimeMillis : 0
       // One Exit instead of a tapDefect/sandbox/mapError/either chain: fewer wrappers on every request.
-      const exit = yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
+      const exit = refused !== undefined
+        ? Exit.fail(refused)
+        : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
       if (Exit.isFailure(exit) && Cause.isDie(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
       const outcome: Either.Either<unknown, ProtocolError> = Exit.isSuccess(exit)
         ? Either.right(exit.value)
         : Either.left(toProtocolError(exit.cause))
       if (deps.audit.enabled) {
-        const taskId = taskIdOf(decoded.params, outcome._tag === "Right" ? outcome.right : undefined)
-        yield* deps.audit.record({
-          kind: "request",
+        const recorded = yield* Effect.either(recordRequest({
           method,
-          principal: principal.id,
           outcome: outcome._tag === "Left" ? "error" : "ok",
           ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
-          durationMs: (yield* Clock.currentTimeMillis) - started,
+          // The wall clock may step back; a negative duration would not fit the record.
+          durationMs: Math.max(0, (yield* Clock.currentTimeMillis) - started),
           requestId: id,
-          ...(taskId !== undefined ? { taskId } : {})
-        })
+          taskId: taskIdOf(decoded.params, outcome._tag === "Right" ? outcome.right : undefined)
+        }))
+        if (recorded._tag === "Left") return answerError(refused ?? recorded.left)
       }
       if (outcome._tag === "Left") return answerError(outcome.left)
       if (!streaming) return json(successResponse(id, outcome.right), 200, echo)

@@ -28,8 +28,8 @@ export type Answer<M extends MethodName> = (typeof methods)[M]["streaming"] exte
 export interface CallContext extends RequestContext {
   /** `Last-Event-ID` of a resubscribe, when the client sent one. */
   readonly lastEventId: number | undefined
-  /** The server's base URL as this request sees it (for cards). */
-  readonly baseUrl: string
+  /** The base URL the cards name for this request (see `card-base-url.ts`); fails when there is none to name. */
+  readonly baseUrl: Effect.Effect<string, ProtocolError>
 }
 
 /** The handler of every core method. */

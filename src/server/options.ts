@@ -8,9 +8,17 @@ export interface A2AServerOptions {
   readonly rpcPath?: string
   /**
    * Public base URL of the server (scheme, host, port, optional path prefix). The card's `url` and
-   * interfaces are built from it. Default: the origin the request arrived at.
+   * interfaces are built from it; required with `cardSigning`. Default: the address the server
+   * listens on (see `trustProxyHeaders` for the one exception).
    */
   readonly publicUrl?: string
+  /**
+   * Without `publicUrl`, build the card's URLs from the request: `X-Forwarded-Proto` and
+   * `X-Forwarded-Host` (first value of each), else `Host`. Any client can set these headers, so
+   * turn this on only behind a proxy that overwrites them. Default `false`: the card names the
+   * listening address. Signed cards always use `publicUrl`.
+   */
+  readonly trustProxyHeaders?: boolean
   /** Largest request body accepted, in bytes, checked before parsing. Default 10 MiB. */
   readonly maxBodyBytes?: number
   /** Idle time after which an open stream gets a `: ping` comment. Default 15,000 ms; 0 turns it off. */
@@ -23,6 +31,7 @@ export interface A2AServerOptions {
 export interface ResolvedServerOptions {
   readonly rpcPath: `/${string}`
   readonly publicUrl: string | undefined
+  readonly trustProxyHeaders: boolean
   readonly maxBodyBytes: number
   readonly heartbeatMs: number
   readonly shutdownGraceMs: number
@@ -35,6 +44,7 @@ export const defaultMaxBodyBytes = 10 * 1024 * 1024
 export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedServerOptions => ({
   rpcPath: normalisePath(options.rpcPath ?? "/"),
   publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+  trustProxyHeaders: options.trustProxyHeaders ?? false,
   maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
   heartbeatMs: options.heartbeatMs ?? 15_000,
   shutdownGraceMs: options.shutdownGraceMs ?? 5_000

@@ -71,7 +71,7 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 describe("push notifications through the server: capability", () => {
   it("the card declares pushNotifications and the server publishes its signing key at /.well-known/jwks.json", async () => {
     const keys = await Effect.runPromise(makePushKeySet())
-    const server = await serverFor(stepperAgent(), { push: pushTestOptions({ keys }) })
+    const server = await serverFor(stepperAgent(), { publicUrl: "http://127.0.0.1", push: pushTestOptions({ keys }) })
     const card = await (await server.handler(new Request("http://127.0.0.1/.well-known/agent-card.json"))).json()
     expect(card.capabilities.pushNotifications).toBe(true)
     const jwks = await server.handler(new Request("http://127.0.0.1/.well-known/jwks.json"))

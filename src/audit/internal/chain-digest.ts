@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { canonicalize } from "../../card/canonicalize.ts"
+import { canonicalRecord } from "./canonical-line.ts"
 
 /** The `prev` of the first line of a chain that does not continue an earlier one. */
 export const GENESIS_HASH = "0".repeat(64)
@@ -24,7 +24,7 @@ export const chainDigest = async (
   body: Readonly<Record<string, unknown>>,
   hmacKey?: CryptoKey
 ): Promise<string> => {
-  const data = encoder.encode(prev + canonicalize(body))
+  const data = encoder.encode(prev + canonicalRecord(body))
   const digest = hmacKey === undefined
     ? await crypto.subtle.digest("SHA-256", data)
     : await crypto.subtle.sign("HMAC", hmacKey, data)

@@ -14,7 +14,7 @@
  */
 import { traced } from "../../runtime/tracing.ts"
 import { type HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Option, Stream } from "effect"
+import { Cause, Clock, Effect, Either, Option, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
 import {
   Internal,
@@ -26,7 +26,7 @@ import {
 } from "../../../schemas/error-catalogue.ts"
 import type { AuditTrail } from "../audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
-import { baseUrlOf } from "../card-publisher.ts"
+import { cardBaseUrl } from "../card-base-url.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "../extensions.ts"
 import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
@@ -112,14 +112,39 @@ export const restRoute = (deps: RestRouteDeps) => {
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
 
+      // Every call past authentication leaves a record, whatever its outcome; in `required` mode
+      // an answer whose record could not be written becomes the trail's error.
+      const recordRequest = (method: string, outcome: Either.Either<RestOutcome, ProtocolError> | undefined, params: unknown, durationMs: number) => {
+        if (!audit.enabled) return Effect.void
+        const taskId = taskIdOf(params, outcome?._tag === "Right" ? outcome.right : undefined)
+        return audit.record({
+          kind: "request",
+          method,
+          principal: principal.id,
+          outcome: outcome?._tag === "Right" ? "ok" : "error",
+          ...(outcome?._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          durationMs,
+          ...(taskId !== undefined ? { taskId } : {})
+        })
+      }
+      const refuse = (method: string, error: ProtocolError, params: unknown) =>
+        Effect.map(Effect.either(recordRequest(method, Either.left(error), params, 0)), (recorded) =>
+          errorJson(recorded._tag === "Left" ? recorded.left : error))
+
       const prepared = prepareCall(handlers, operation, body, url.searchParams)
-      if (prepared._tag === "Left") return errorJson(prepared.left)
+      if (prepared._tag === "Left") return yield* refuse(methodOf[operation.op], prepared.left, body)
       const { method, params } = prepared.right
 
       const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
-      if (negotiation._tag === "Refused") return errorJson(negotiation.error)
+      if (negotiation._tag === "Refused") return yield* refuse(method, negotiation.error, params)
+      // In `required` mode a call runs only while the trail records: a failing trail refuses it here.
+      let refused: ProtocolError | undefined
       if (audit.enabled) {
-        for (const uri of negotiation.uris) yield* audit.record({ kind: "extension-activated", uri, method })
+        const admitted = yield* Effect.either(Effect.zipRight(
+          audit.admit,
+          Effect.forEach(negotiation.uris, (uri) => audit.record({ kind: "extension-activated", uri, method }), { discard: true })
+        ))
+        if (admitted._tag === "Left") refused = admitted.left
       }
       const echo: Headers = negotiation.uris.length > 0 ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") } : {}
 
@@ -128,31 +153,26 @@ export const restRoute = (deps: RestRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId: lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined,
-        baseUrl: baseUrlOf(request.url, request.headers["host"], options)
+        get baseUrl() {
+          return cardBaseUrl(request, options)
+        }
       }
       const started = yield* Clock.currentTimeMillis
-      const outcome = yield* traced(
-        prepared.right.run(ctx).pipe(
-          Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
-          Effect.sandbox,
-          Effect.mapError(toProtocolError),
-          Effect.either
-        ),
-        "a2a.request",
-        { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id }
-      )
-      if (audit.enabled) {
-        const taskId = taskIdOf(params, outcome._tag === "Right" ? outcome.right : undefined)
-        yield* audit.record({
-          kind: "request",
-          method,
-          principal: principal.id,
-          outcome: outcome._tag === "Left" ? "error" : "ok",
-          ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
-          durationMs: (yield* Clock.currentTimeMillis) - started,
-          ...(taskId !== undefined ? { taskId } : {})
-        })
-      }
+      const outcome: Either.Either<RestOutcome, ProtocolError> = refused !== undefined
+        ? Either.left(refused)
+        : yield* traced(
+          prepared.right.run(ctx).pipe(
+            Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
+            Effect.sandbox,
+            Effect.mapError(toProtocolError),
+            Effect.either
+          ),
+          "a2a.request",
+          { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id }
+        )
+      // The wall clock may step back; a negative duration would not fit the record.
+      const recorded = yield* Effect.either(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
+      if (recorded._tag === "Left") return errorJson(refused ?? recorded.left, 500, echo)
       if (outcome._tag === "Left") return errorJson(outcome.left, outcome.left.httpStatus, echo)
       const result = outcome.right
       switch (result._tag) {
