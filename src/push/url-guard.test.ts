@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { checkPushConfig } from "./config-check.ts"
-import { type DnsResolver, makeUrlGuard } from "./url-guard.ts"
+import { type DnsResolver, makeUrlGuard, redactUrl } from "./url-guard.ts"
 
 const dns: Record<string, ReadonlyArray<string>> = {
   "hooks.example.com": ["93.184.215.14"],
@@ -93,5 +93,24 @@ describe("webhook URL guard", () => {
       expect(scheme.reason).toBe("header-value")
       const ok = yield* checkPushConfig({ ...base, token: "tok-123_abc.DEF~" }, guard)
       expect(ok.address).toBe("93.184.215.14")
+    }))
+
+  it.effect("handles very long URLs without echoing them: long paths pass, over-long host names are refused unresolved", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      const counting = makeUrlGuard({ resolve: (host) => (asked.push(host), resolve(host)) })
+      const longPath = `https://hooks.example.com/${"p".repeat(100_000)}?q=${"x".repeat(10_000)}`
+      expect((yield* counting.check(longPath)).address).toBe("93.184.215.14")
+      expect(redactUrl(longPath).length).toBeLessThanOrEqual(201)
+      for (const host of [`${"a".repeat(50)}.`.repeat(6) + "example.com", `${"b".repeat(64)}.example.com`]) {
+        const e = yield* refusal(`https://${host}/hook`, counting)
+        expect(e.reason).toBe("invalid-url")
+        expect(e.message.length).toBeLessThan(300)
+        expect(e.url.length).toBeLessThanOrEqual(201)
+      }
+      const scheme = yield* refusal(`${"z".repeat(50_000)}://hooks.example.com/`, counting)
+      expect(scheme.reason).toBe("scheme")
+      expect(scheme.message.length).toBeLessThan(300)
+      expect(asked).toEqual(["hooks.example.com"])
     }))
 })
