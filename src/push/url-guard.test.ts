@@ -92,7 +92,28 @@ describe("webhook URL guard", () => {
       const scheme = yield* Effect.flip(checkPushConfig({ ...base, authentication: { schemes: ["Bearer x"] } }, guard))
       expect(scheme.reason).toBe("header-value")
       const ok = yield* checkPushConfig({ ...base, token: "tok-123_abc.DEF~" }, guard)
-      expect(ok.address).toBe("93.184.215.14")
+      expect(ok?.address).toBe("93.184.215.14")
+    }))
+
+  it.live("a config whose host does not resolve right now is kept (checked again at delivery); blocked answers are still refused", () =>
+    Effect.gen(function*() {
+      const unresolved = yield* checkPushConfig({ url: "https://nowhere.example.com/hook" }, guard)
+      expect(unresolved).toBeUndefined()
+      const slow = makeUrlGuard({ resolve: () => new Promise(() => undefined), resolveTimeoutMs: 20 })
+      expect(yield* checkPushConfig({ url: "https://slow.example.com/hook" }, slow)).toBeUndefined()
+      const noDns = makeUrlGuard({ resolve: () => Promise.reject(new Error("no DNS")) })
+      expect(yield* checkPushConfig({ url: "https://example.com/hook" }, noDns)).toBeUndefined()
+      // What no later answer makes safe is refused at once, even without DNS.
+      for (const [url, reason] of [
+        ["https://inside.example.com/hook", "private"],
+        ["http://10.0.0.1/hook", "private"],
+        ["http://[64:ff9b:1::a00:1]/hook", "private"],
+        ["ftp://example.com/hook", "scheme"],
+        ["http://metadata.google.internal/", "metadata"]
+      ] as const) {
+        const g = url.includes("inside") ? guard : noDns
+        expect((yield* Effect.flip(checkPushConfig({ url }, g))).reason).toBe(reason)
+      }
     }))
 
   it.effect("handles very long URLs without echoing them: long paths pass, over-long host names are refused unresolved", () =>
