@@ -89,3 +89,67 @@ describe("push configs whose host name does not resolve when they are set", () =
     expect(connections).toBe(0)
   })
 })
+
+describe("push configs per task are bounded", () => {
+  const setConfig = (rpc: ReturnType<typeof rpcClient>, taskId: string, pushNotificationConfig: { id?: string; url: string }) =>
+    rpc("tasks/pushNotificationConfig/set", { taskId, pushNotificationConfig })
+
+  it("by default a task holds 10 configs: one more is refused with -32602, replacing by id still works, and only those 10 are notified", async () => {
+    const stub = await webhook()
+    const server = await serverFor(stepperAgent())
+    const rpc = rpcClient(server.handler)
+    const task = resultOf<Task>(await rpc("message/send", sendParams("start")))
+    for (let i = 0; i < 10; i++) {
+      // Half with ids of their own, half with server-assigned ones.
+      const config = i % 2 === 0 ? { id: `c${i}`, url: `${stub.url}/c${i}` } : { url: `${stub.url}/c${i}` }
+      expect((await setConfig(rpc, task.id, config)).error).toBeUndefined()
+    }
+    for (const extra of [{ url: `${stub.url}/extra` }, { id: "extra", url: `${stub.url}/extra` }]) {
+      const refused = await setConfig(rpc, task.id, extra)
+      expect(refused.error?.code).toBe(-32602)
+      expect(refused.error?.message).toMatch(/already has 10 push notification configs/)
+    }
+    // Replacing an existing id does not count twice.
+    expect((await setConfig(rpc, task.id, { id: "c4", url: `${stub.url}/c4-moved` })).error).toBeUndefined()
+    const listed = resultOf<Array<TaskPushNotificationConfig>>(await rpc("tasks/pushNotificationConfig/list", { id: task.id }))
+    expect(listed).toHaveLength(10)
+    expect(listed.find((c) => c.pushNotificationConfig.id === "c4")?.pushNotificationConfig.url).toBe(`${stub.url}/c4-moved`)
+    // An inline config on a continuing message is bound the same way, and the message is not taken.
+    const inline = await rpc("message/send", sendParams("go on", { taskId: task.id, push: { url: `${stub.url}/inline` } }))
+    expect(inline.error?.code).toBe(-32602)
+    expect(resultOf<Task>(await rpc("tasks/get", { id: task.id })).status.state).toBe("input-required")
+
+    resultOf<Task>(await rpc("message/send", sendParams("go on", { taskId: task.id })))
+    await waitUntil(() => stub.accepted.length >= 10 * stepperSecondHalf.length, "every config to be notified")
+    await server.dispose()
+    expect(stub.calls).toHaveLength(10 * stepperSecondHalf.length)
+    expect(stub.calls.some((c) => c.path === "/extra" || c.path === "/inline" || c.path === "/c4")).toBe(false)
+  })
+
+  it("push.maxConfigsPerTask sets the bound; a deleted config frees its place", async () => {
+    const stub = await webhook()
+    const server = await serverFor(stepperAgent(), { push: pushTestOptions({ maxConfigsPerTask: 2 }) })
+    const rpc = rpcClient(server.handler)
+    const task = resultOf<Task>(await rpc("message/send", sendParams("start", { push: { id: "a", url: `${stub.url}/a` } })))
+    expect((await setConfig(rpc, task.id, { id: "b", url: `${stub.url}/b` })).error).toBeUndefined()
+    const third = await setConfig(rpc, task.id, { id: "c", url: `${stub.url}/c` })
+    expect(third.error?.code).toBe(-32602)
+    expect(third.error?.message).toMatch(/already has 2 push notification configs/)
+    // Inline on message/send: replacing "a" is fine.
+    resultOf<Task>(await rpc("message/send", sendParams("go on", { taskId: task.id, push: { id: "a", url: `${stub.url}/a2` } })))
+    resultOf(await rpc("tasks/pushNotificationConfig/delete", { id: task.id, pushNotificationConfigId: "b" }))
+    expect((await setConfig(rpc, task.id, { id: "c", url: `${stub.url}/c` })).error).toBeUndefined()
+    const ids = resultOf<Array<TaskPushNotificationConfig>>(await rpc("tasks/pushNotificationConfig/list", { id: task.id }))
+      .map((c) => c.pushNotificationConfig.id)
+    expect(ids).toEqual(["a", "c"])
+    // The task finished with the message above; its configs live in the store only, bound included.
+    expect(resultOf<Task>(await rpc("tasks/get", { id: task.id })).status.state).toBe("completed")
+    expect(server.runtime.hosted()).toBe(0)
+    expect((await setConfig(rpc, task.id, { id: "d", url: `${stub.url}/d` })).error?.code).toBe(-32602)
+    expect((await setConfig(rpc, task.id, { id: "c", url: `${stub.url}/c2` })).error).toBeUndefined()
+  })
+
+  it("refuses a bound below 1 when the server is made", async () => {
+    await expect(A2AServer.make(quickAgent().agent, { push: pushTestOptions({ maxConfigsPerTask: 0 }) })).rejects.toThrow(/maxPushConfigsPerTask/)
+  })
+})

@@ -35,6 +35,12 @@ export interface PushOptions {
   readonly retry?: RetryOptions
   readonly limits?: QueueLimits
   readonly timeoutMs?: number
+  /**
+   * Push configs one task may hold (default 10): one more, by `set` or inline on `message/send`,
+   * is refused with -32602; replacing a config by its id always works. Sets the runtime's
+   * `maxPushConfigsPerTask`.
+   */
+  readonly maxConfigsPerTask?: number
 }
 
 /** The running push side of a server. */
