@@ -12,6 +12,8 @@ import { HttpMiddleware, type HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import type { Listening, ListenOptions, WebHandlerServer } from "./listening.ts"
 
+export { nodePushTransport, type NodePushTransportOptions } from "./node-push-transport.ts"
+
 /** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
 export const nodeDnsResolver = async (host: string): Promise<ReadonlyArray<string>> =>
   (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address)
