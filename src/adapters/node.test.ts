@@ -4,7 +4,6 @@
  * those timeouts is not, and the connection cap turns away the connection beyond it. The timeouts
  * are a few hundred milliseconds here so the tests stay short; bounds on waits are generous.
  */
-import { connect, type Socket } from "node:net"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
@@ -13,6 +12,7 @@ import { gate } from "../server/testing/push-harness.ts"
 import { openStream, userMessage } from "../server/testing/rpc.ts"
 import type { Listening } from "./listening.ts"
 import { type NodeServeOptions, serveNode } from "./node.ts"
+import { type RawClient, rawClient, trickle } from "./raw-client.test-helper.ts"
 
 const card = {
   name: "slow client test agent",
@@ -36,10 +36,10 @@ const waitingAgent = Agent.make({
 })
 
 let listening: Listening | undefined
-const sockets: Array<Socket> = []
+const clients: Array<RawClient> = []
 afterEach(async () => {
   release.open()
-  for (const socket of sockets.splice(0)) socket.destroy()
+  for (const client of clients.splice(0)) client.socket.destroy()
   await listening?.close({ graceMs: 0 })
   listening = undefined
 })
@@ -51,50 +51,6 @@ const serveOn = (web: boolean) => async (options: NodeServeOptions): Promise<Lis
   return listening
 }
 
-/** A raw client: what it received, and whether (and when) the server closed the connection. */
-interface RawClient {
-  readonly socket: Socket
-  readonly received: () => string
-  /** Resolves with what was received once the connection is closed; rejects after `withinMs`. */
-  readonly closed: (withinMs: number) => Promise<string>
-}
-
-const rawClient = async (port: number): Promise<RawClient> => {
-  const socket = connect(port, "127.0.0.1")
-  sockets.push(socket)
-  let received = ""
-  socket.setEncoding("utf8")
-  socket.on("data", (chunk: string) => { received += chunk })
-  socket.on("error", () => undefined)
-  const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()))
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve())
-    socket.once("error", reject)
-  })
-  return {
-    socket,
-    received: () => received,
-    closed: (withinMs) =>
-      Promise.race([
-        ended.then(() => received),
-        new Promise<string>((_, reject) =>
-          setTimeout(() => reject(new Error(`still open after ${withinMs} ms; received ${JSON.stringify(received)}`)), withinMs))
-      ])
-  }
-}
-
-/** Writes `piece` every `everyMs` until the socket closes or `count` pieces went out. */
-const trickle = (client: RawClient, piece: string, everyMs: number, count: number) => {
-  let sent = 0
-  const timer = setInterval(() => {
-    if (client.socket.destroyed || sent >= count) return clearInterval(timer)
-    client.socket.write(piece)
-    sent++
-  }, everyMs)
-  client.socket.once("close", () => clearInterval(timer))
-  return () => sent
-}
-
 const rpcBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "none" } })
 
 describe.each([["fast path", false], ["Web handler", true]] as const)("Node adapter (%s): slow clients", (_, web) => {
@@ -102,7 +58,7 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
 
   it("answers 408 and closes a connection whose headers take longer than headersTimeoutMs", async () => {
     const { port } = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 2_000 })
-    const client = await rawClient(port)
+    const client = await rawClient(port, clients)
     client.socket.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     // A header line every 50 ms: never idle, never done.
     const sent = trickle(client, "X-Slow: 1\r\n", 50, 400)
@@ -113,7 +69,7 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
 
   it("closes a connection whose body takes longer than requestTimeoutMs, before any answer", async () => {
     const { port } = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 400 })
-    const client = await rawClient(port)
+    const client = await rawClient(port, clients)
     const body = rpcBody.padEnd(2_000, " ")
     client.socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
     const sent = trickle(client, " ", 50, body.length)
@@ -147,12 +103,12 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
         }, 10)
       })
     // Two keep-alive connections, each answered once, stay open and hold both places.
-    const held = [await rawClient(port), await rawClient(port)]
+    const held = [await rawClient(port, clients), await rawClient(port, clients)]
     for (const client of held) {
       client.socket.write(request)
       await answered(client)
     }
-    const extra = await rawClient(port)
+    const extra = await rawClient(port, clients)
     extra.socket.write(request)
     expect(await extra.closed(5_000)).toBe("")
 
@@ -160,7 +116,7 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
     // The server learns of the close asynchronously: try until a new connection is served.
     const deadline = Date.now() + 5_000
     for (;;) {
-      const next = await rawClient(port)
+      const next = await rawClient(port, clients)
       next.socket.write(request)
       const ok = await answered(next).then(() => true, () => false)
       if (ok) break
