@@ -1,6 +1,6 @@
 /**
- * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, AGENT=demo|conformance
- * and PUSH_ALLOW=<cidr,...> from the environment).
+ * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, AGENT=demo|conformance,
+ * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
  */
 import { bunDnsResolver, serveBun } from "../src/adapters/bun.ts"
 import { A2AServer } from "../src/server/a2a-server.ts"
@@ -11,7 +11,8 @@ const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
 })
 const listening = await serveBun(server, {
   port: Number(process.env["PORT"] ?? 0),
-  host: process.env["HOST"] ?? "127.0.0.1"
+  host: process.env["HOST"] ?? "127.0.0.1",
+  ...(process.env["REQUEST_TIMEOUT_MS"] === undefined ? {} : { requestTimeoutMs: Number(process.env["REQUEST_TIMEOUT_MS"]) })
 })
 console.log(`A2A server listening on ${listening.url}`)
 process.once("SIGTERM", () => void listening.close().then(() => process.exit(0)))

@@ -1,6 +1,6 @@
 /**
- * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance
- * and PUSH_ALLOW=<cidr,...> from the environment).
+ * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance,
+ * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
  */
 import { nodeDnsResolver, serveNode } from "../src/adapters/node.ts"
 import { A2AServer } from "../src/server/a2a-server.ts"
@@ -12,6 +12,7 @@ const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
 const listening = await serveNode(server, {
   port: Number(process.env["PORT"] ?? 0),
   host: process.env["HOST"] ?? "127.0.0.1",
+  ...(process.env["REQUEST_TIMEOUT_MS"] === undefined ? {} : { requestTimeoutMs: Number(process.env["REQUEST_TIMEOUT_MS"]) }),
   web: process.env["NODE_WEB"] === "1"
 })
 console.log(`A2A server listening on ${listening.url}`)

@@ -1,9 +1,18 @@
 /**
  * Serving an A2A server with `Deno.serve`.
+ *
+ * Slow clients: `Deno.serve` has no timeouts of its own, neither for headers nor for bodies, and
+ * no connection cap (denoland/deno#3515). The adapter bounds what it can see: a request body must
+ * arrive within `requestTimeoutMs` (default 30 s) of its headers, or the request is answered 408
+ * and the server stops waiting for it. Deno offers no way to drop the connection itself: it stays
+ * open until the client stops sending. A client that never finishes its headers is beyond the
+ * adapter's reach too: put a reverse proxy with header and body timeouts in front of a Deno server
+ * that faces the Internet.
  */
 import { Context } from "effect"
 import { ListeningOrigin } from "../server/listening-origin.ts"
-import type { WebHandlerServer, Listening, ListenOptions } from "./listening.ts"
+import { withBodyDeadline } from "./body-deadline.ts"
+import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
 interface DenoHttpServer {
   readonly finished: Promise<void>
@@ -30,6 +39,16 @@ export const denoDnsResolver = async (host: string): Promise<ReadonlyArray<strin
   return addresses
 }
 
+/** `handler` with a deadline on each request body; a request whose body came too late gets 408. */
+const deadlinedHandler = (handler: WebHandlerServer["handler"], ms: number): WebHandlerServer["handler"] =>
+  ms <= 0 ? handler : async (incoming) => {
+    const { request, expired } = withBodyDeadline(incoming, ms)
+    const response = await handler(request)
+    if (!expired()) return response
+    await response.body?.cancel().catch(() => undefined)
+    return new Response(null, { status: 408, headers: { connection: "close" } })
+  }
+
 /** Starts `server` on Deno; resolves once it listens. */
 export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> =>
   new Promise((resolve) => {
@@ -54,6 +73,6 @@ export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {})
           })
         }
       },
-      (request) => server.handler(request, origin)
+      deadlinedHandler((request) => server.handler(request, origin), options.requestTimeoutMs ?? defaultRequestTimeoutMs)
     )
   })

@@ -21,10 +21,24 @@ export interface ShutdownOptions {
   readonly graceMs?: number
 }
 
-/** Where to listen. Port 0 (the default) lets the system pick a free port. */
+/**
+ * Default time a client has to send a whole request (30 s): a JSON-RPC body of typical size takes
+ * milliseconds, 30 s still carries the 10 MiB default body limit at about 3 Mbit/s, and a client that
+ * holds a connection open by trickling bytes is cut well before it matters. Responses are not bounded.
+ */
+export const defaultRequestTimeoutMs = 30_000
+
+/** Where to listen, and how long a client may take to send a request. */
 export interface ListenOptions {
+  /** Port 0 (the default) lets the system pick a free port. */
   readonly port?: number
   readonly host?: string
+  /**
+   * How long a client may take to send a request (default {@link defaultRequestTimeoutMs}); 0 turns
+   * it off. Only receiving counts: a long answer, an SSE stream in particular, is never cut by it.
+   * What each runtime can enforce differs; see the adapter.
+   */
+  readonly requestTimeoutMs?: number
 }
 
 /** A running server. */

@@ -6,7 +6,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TLSSocket } from "node:tls"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { nodeTransport } from "./node-push-transport.ts"
+import type { Task } from "../../schemas/index.ts"
+import { A2AServer } from "../server/a2a-server.ts"
+import { quickAgent, quickStates } from "../server/testing/push-agents.ts"
+import { pushTestOptions, resultOf, rpcClient, sendParams, waitUntil } from "../server/testing/push-harness.ts"
+import { nodePushTransport as publicNodePushTransport } from "./node.ts"
+import { nodePushTransport } from "./node-push-transport.ts"
 import { startWebhookStub } from "../push/webhook-stub.test-helper.ts"
 
 const request = (url: string, address = "127.0.0.1") => ({
@@ -22,7 +27,7 @@ describe("node pinning transport (http)", () => {
     const hook = await startWebhookStub()
     try {
       // No DNS knows hooks.invalid: only the pinned address can make this work.
-      const { status } = await nodeTransport()(request(`http://hooks.invalid:${hook.port}/hook?x=1`))
+      const { status } = await nodePushTransport()(request(`http://hooks.invalid:${hook.port}/hook?x=1`))
       expect(status).toBe(200)
       expect(hook.calls[0]).toMatchObject({ path: "/hook?x=1", body: "{\"kind\":\"task\"}" })
       expect(hook.calls[0]!.headers["host"]).toBe(`hooks.invalid:${hook.port}`)
@@ -36,7 +41,7 @@ describe("node pinning transport (http)", () => {
     const target = await startWebhookStub()
     const hook = await startWebhookStub(() => ({ status: 302, headers: { location: `${target.url}/x` } }))
     try {
-      expect((await nodeTransport()(request(`${hook.url}/hook`))).status).toBe(302)
+      expect((await nodePushTransport()(request(`${hook.url}/hook`))).status).toBe(302)
       expect(target.calls).toHaveLength(0)
     } finally {
       await Promise.all([hook.close(), target.close()])
@@ -55,7 +60,7 @@ describe.skipIf(!openssl)("node pinning transport (https; needs the openssl CLI 
   let dir = ""
   let cert = ""
   let port = 0
-  const seen: Array<{ servername: string | false | null; host: string | undefined }> = []
+  const seen: Array<{ servername: string | false | null; host: string | undefined; body: string }> = []
   let close: () => void = () => undefined
 
   beforeAll(async () => {
@@ -67,9 +72,13 @@ describe.skipIf(!openssl)("node pinning transport (https; needs the openssl CLI 
     ], { stdio: "ignore" })
     cert = readFileSync(join(dir, "cert.pem"), "utf8")
     const server = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert }, (req, res) => {
-      seen.push({ servername: (req.socket as TLSSocket).servername, host: req.headers.host })
-      req.resume()
-      req.on("end", () => res.writeHead(204).end())
+      let body = ""
+      req.setEncoding("utf8")
+      req.on("data", (chunk: string) => { body += chunk })
+      req.on("end", () => {
+        seen.push({ servername: (req.socket as TLSSocket).servername, host: req.headers.host, body })
+        res.writeHead(204).end()
+      })
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     port = (server.address() as AddressInfo).port
@@ -84,12 +93,38 @@ describe.skipIf(!openssl)("node pinning transport (https; needs the openssl CLI 
   })
 
   it("keeps SNI and the certificate check on the host name while connecting to the pinned address", async () => {
-    const { status } = await nodeTransport({ ca: cert })(request(`https://hooks.test:${port}/hook`))
+    const { status } = await nodePushTransport({ ca: cert })(request(`https://hooks.test:${port}/hook`))
     expect(status).toBe(204)
-    expect(seen.at(-1)).toEqual({ servername: "hooks.test", host: `hooks.test:${port}` })
+    expect(seen.at(-1)).toMatchObject({ servername: "hooks.test", host: `hooks.test:${port}` })
   })
 
   it("fails when the certificate does not match the URL's host name", async () => {
-    await expect(nodeTransport({ ca: cert })(request(`https://other.test:${port}/hook`))).rejects.toThrow()
+    await expect(nodePushTransport({ ca: cert })(request(`https://other.test:${port}/hook`))).rejects.toThrow()
+  })
+
+  it("a Node server given the pinning transport delivers to an https webhook by name, at the address its resolver checked", async () => {
+    const asked: Array<string> = []
+    // The only answer for hooks.test: no system resolver knows the name, so only the pin reaches it.
+    const resolveDns = async (host: string): Promise<ReadonlyArray<string>> => {
+      asked.push(host)
+      if (host === "hooks.test") return ["127.0.0.1"]
+      throw new Error(`NXDOMAIN ${host}`)
+    }
+    const server = await A2AServer.make(quickAgent().agent, {
+      push: pushTestOptions({ resolveDns, transport: publicNodePushTransport({ ca: cert }) })
+    })
+    try {
+      const before = seen.length
+      const url = `https://hooks.test:${port}/server`
+      const task = resultOf<Task>(await rpcClient(server.handler)("message/send", sendParams("go", { push: { url } })))
+      await waitUntil(() => seen.length - before >= quickStates.length, "the https deliveries")
+      const delivered = seen.slice(before)
+      expect(delivered.map((d) => (JSON.parse(d.body) as Task).status.state)).toEqual(quickStates)
+      for (const d of delivered) expect(d).toMatchObject({ servername: "hooks.test", host: `hooks.test:${port}` })
+      expect((JSON.parse(delivered[0]!.body) as Task).id).toBe(task.id)
+      expect(asked.every((h) => h === "hooks.test")).toBe(true)
+    } finally {
+      await server.dispose({ graceMs: 0 })
+    }
   })
 })

@@ -12,19 +12,22 @@ import type { LookupFunction } from "node:net"
 import { parseIp } from "../push/ip-address.ts"
 import type { PushTransport } from "../push/push-transport.ts"
 
-/** Options of {@link nodeTransport}. */
-export interface NodeTransportOptions {
+/** Options of {@link nodePushTransport}. */
+export interface NodePushTransportOptions {
   /** Extra trusted CAs for https webhooks (tests, private PKI). */
   readonly ca?: string | ReadonlyArray<string>
 }
 
 /**
- * Makes the pinning transport. Redirects are never followed (`node:http` does not follow them).
+ * Makes the pinning transport, for http and https alike: the default transport (Web `fetch`) can
+ * pin http only. Redirects are never followed (`node:http` does not follow them).
  *
  * @example
- * const sender = yield* PushSender.make({ transport: nodeTransport(), guard, signer })
+ * const server = await A2AServer.make(agent, {
+ *   push: { resolveDns: nodeDnsResolver, transport: nodePushTransport() }
+ * })
  */
-export const nodeTransport = (options: NodeTransportOptions = {}): PushTransport => (request) =>
+export const nodePushTransport = (options: NodePushTransportOptions = {}): PushTransport => (request) =>
   new Promise((resolve, reject) => {
     const url = new URL(request.url)
     const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname

@@ -3,6 +3,11 @@
  *
  * Requests go straight to the server's Effect HTTP app through `@effect/platform-node`,
  * without building a Web `Request` and `Response` per call (the fast path).
+ *
+ * Slow clients: `node:http` bounds the time to receive the headers (`headersTimeoutMs`, default
+ * 10 s) and the whole request (`requestTimeoutMs`, default 30 s), answering 408 and closing the
+ * connection. Both stop counting once the request is in, so SSE streams and long blocking calls
+ * are not cut. `maxConnections` caps open connections (none by default).
  */
 import { lookup } from "node:dns/promises"
 import { createServer, type Server } from "node:http"
@@ -11,7 +16,9 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { HttpMiddleware, type HttpApp } from "@effect/platform"
 import { Context, Effect } from "effect"
 import { ListeningOrigin } from "../server/listening-origin.ts"
-import type { Listening, ListenOptions, WebHandlerServer } from "./listening.ts"
+import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
+
+export { nodePushTransport, type NodePushTransportOptions } from "./node-push-transport.ts"
 
 /** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
 export const nodeDnsResolver = async (host: string): Promise<ReadonlyArray<string>> =>
@@ -22,10 +29,41 @@ export interface NodeServable extends WebHandlerServer {
   readonly app: HttpApp.Default
 }
 
+/**
+ * Default time a client has to send the request headers on Node (10 s): headers are a few hundred
+ * bytes that arrive with the first packets, so only a client holding the connection open waits longer.
+ */
+export const defaultHeadersTimeoutMs = 10_000
+
 /** Options of {@link serveNode}. */
 export interface NodeServeOptions extends ListenOptions {
   /** Serve through the Web handler instead of the fast path (for comparison and tests). */
   readonly web?: boolean
+  /**
+   * How long a client may take to send the request headers (default {@link defaultHeadersTimeoutMs},
+   * at most `requestTimeoutMs`); 0 turns it off. Then the client gets 408 and the connection closes.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * Open connections at most (default: no cap). Node closes a connection beyond the cap as soon as
+   * it is accepted, before reading from it; open SSE streams and idle keep-alive connections count.
+   */
+  readonly maxConnections?: number
+}
+
+// How often Node looks for expired requests: often enough that a timeout is not overshot by much,
+// rarely enough to cost nothing (every second for the default timeouts).
+const checkingInterval = (...timeouts: ReadonlyArray<number>) => {
+  const shortest = Math.min(...timeouts.filter((t) => t > 0))
+  return Number.isFinite(shortest) ? Math.max(10, Math.min(1000, Math.floor(shortest / 4))) : 30_000
+}
+
+const nodeServerOptions = (options: NodeServeOptions) => {
+  const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs
+  const wanted = options.headersTimeoutMs ?? defaultHeadersTimeoutMs
+  // Node refuses a headers timeout above a (non-zero) request timeout: the request bound covers headers too.
+  const headersTimeout = requestTimeout > 0 && (wanted === 0 || wanted > requestTimeout) ? requestTimeout : wanted
+  return { requestTimeout, headersTimeout, connectionsCheckingInterval: checkingInterval(requestTimeout, headersTimeout) }
 }
 
 /**
@@ -33,10 +71,8 @@ export interface NodeServeOptions extends ListenOptions {
  * the bound origin (`ListeningOrigin`).
  */
 export const serveNode = async (server: NodeServable, options: NodeServeOptions = {}): Promise<Listening> => {
-  const http = createServer()
-  // Streams may stay quiet between heartbeats; Node's request timeouts must not cut them.
-  http.requestTimeout = 0
-  http.headersTimeout = 60_000
+  const http = createServer(nodeServerOptions(options))
+  if (options.maxConnections !== undefined) http.maxConnections = options.maxConnections
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject)
     http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve())

@@ -48,18 +48,28 @@ const v6Ranges: ReadonlyArray<readonly [Cidr, AddressClass]> = table([
   ["fd00:ec2::254/128", "metadata"], // AWS IMDS over IPv6
   ["::/128", "unspecified"],
   ["::1/128", "loopback"],
+  // RFC 8215 local-use IPv4/IPv6 translation: the operator picks where the IPv4 address sits, so it
+  // cannot be judged, and such translators reach internal IPv4 networks.
+  ["64:ff9b:1::/48", "private"],
   ["100::/64", "reserved"],
   ["2001::/32", "reserved"], // Teredo: hides an IPv4 address we cannot check
+  ["2001::/23", "reserved"], // IETF protocol assignments (benchmarking, ORCHID, ...): no webhooks live there
   ["2001:db8::/32", "reserved"],
+  ["3fff::/20", "reserved"], // documentation (RFC 9637)
   ["fc00::/7", "unique-local"],
   ["fe80::/10", "link-local"],
   ["fec0::/10", "private"], // deprecated site-local
   ["ff00::/8", "multicast"]
 ])
 
+// Global unicast: the only IPv6 space the Internet routes to hosts. Anything else that is not a form
+// carrying an IPv4 address (judged by that address) is special-purpose or unassigned.
+const v6GlobalUnicast = parseCidr("2000::/3")!
+
 /**
  * The class of a non-public address, or `undefined` for a public one. IPv6 forms that carry an
- * IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that IPv4 address.
+ * IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that IPv4 address; other IPv6
+ * addresses outside global unicast (`2000::/3`) are `reserved`.
  *
  * @example
  * classifyAddress(parseIp("::ffff:10.0.0.1")!) // "private"
@@ -70,7 +80,9 @@ export const classifyAddress = (ip: IpAddress): AddressClass | undefined => {
     if (inner !== undefined) return classifyAddress(inner)
   }
   const ranges = ip.family === 4 ? v4Ranges : v6Ranges
-  return ranges.find(([cidr]) => cidrContains(cidr, ip))?.[1]
+  const cls = ranges.find(([cidr]) => cidrContains(cidr, ip))?.[1]
+  if (cls !== undefined || ip.family === 4) return cls
+  return cidrContains(v6GlobalUnicast, ip) ? undefined : "reserved"
 }
 
 /** Host names of cloud metadata services, refused by name before any lookup. */

@@ -19,8 +19,13 @@ export const isSafeHeaderValue = (value: string): boolean => headerValue.test(va
 
 /**
  * Refuses a config whose token, credentials or scheme names could not travel as header values, then
- * runs the URL guard. Call it when a config is set (the lead maps a refusal to -32602) and the
- * delivery queue calls the guard again before each attempt.
+ * runs the URL guard. Call it when a config is set (the server maps a refusal to -32602); the
+ * delivery queue runs the guard again before each attempt.
+ *
+ * A host name that does not resolve right now (no answer, a timeout, no DNS at all) is not a
+ * refusal: the config is kept and answers `undefined`, because delivery resolves, checks and pins
+ * the address every time and retries a failed lookup. What is refused at once is what no later
+ * answer can make safe, and a name whose current answer is a blocked address.
  *
  * @example
  * yield* checkPushConfig({ url: "https://hooks.example.com/a2a", token: "t-1" }, guard)
@@ -28,7 +33,7 @@ export const isSafeHeaderValue = (value: string): boolean => headerValue.test(va
 export const checkPushConfig = (
   config: PushNotificationConfig,
   guard: UrlGuard
-): Effect.Effect<CheckedTarget, WebhookRefused> =>
+): Effect.Effect<CheckedTarget | undefined, WebhookRefused> =>
   Effect.gen(function*() {
     const refuse = (message: string) =>
       Effect.fail(new WebhookRefused({ reason: "header-value", message, url: redactUrl(config.url) }))
@@ -42,5 +47,7 @@ export const checkPushConfig = (
     if (auth !== undefined && !auth.schemes.every((s) => schemeToken.test(s))) {
       return yield* refuse("an authentication scheme name is not an HTTP token")
     }
-    return yield* guard.check(config.url)
+    return yield* guard.check(config.url).pipe(
+      Effect.catchIf((refused) => refused.transient, () => Effect.succeed(undefined))
+    )
   })

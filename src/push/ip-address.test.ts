@@ -38,4 +38,22 @@ describe("IP parsing", () => {
     expect(classifyAddress(parseIp("ff02::1")!)).toBe("multicast")
     expect(classifyAddress(parseIp("255.255.255.255")!)).toBe("reserved")
   })
+
+  it("blocks IPv6 space that is not global unicast, the local-use NAT64 prefix of RFC 8215 included", () => {
+    // RFC 8215: the operator picks how IPv4 is embedded, so the IPv4 target cannot be judged.
+    expect(classifyAddress(parseIp("64:ff9b:1::a00:1")!)).toBe("private")
+    expect(classifyAddress(parseIp("64:ff9b:1:ffff:ffff:ffff:ffff:ffff")!)).toBe("private")
+    // Outside 2000::/3 (and not a form that carries IPv4): reserved, not public.
+    expect(classifyAddress(parseIp("::1:2:3:4")!)).toBe("reserved")
+    expect(classifyAddress(parseIp("5f00::1")!)).toBe("reserved")
+    expect(classifyAddress(parseIp("4000::1")!)).toBe("reserved")
+    // IETF protocol assignments and documentation space inside 2000::/3.
+    expect(classifyAddress(parseIp("2001:2::1")!)).toBe("reserved")
+    expect(classifyAddress(parseIp("2001:10::1")!)).toBe("reserved")
+    expect(classifyAddress(parseIp("3fff::1")!)).toBe("reserved")
+    // Still public: global unicast, and the well-known NAT64 prefix judged by its IPv4 address.
+    expect(classifyAddress(parseIp("2a00:1450:4001:82b::200e")!)).toBeUndefined()
+    expect(classifyAddress(parseIp("2001:200::1")!)).toBeUndefined()
+    expect(classifyAddress(parseIp("64:ff9b::8.8.8.8")!)).toBeUndefined()
+  })
 })

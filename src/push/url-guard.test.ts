@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { checkPushConfig } from "./config-check.ts"
-import { type DnsResolver, makeUrlGuard } from "./url-guard.ts"
+import { type DnsResolver, makeUrlGuard, redactUrl } from "./url-guard.ts"
 
 const dns: Record<string, ReadonlyArray<string>> = {
   "hooks.example.com": ["93.184.215.14"],
@@ -92,6 +92,46 @@ describe("webhook URL guard", () => {
       const scheme = yield* Effect.flip(checkPushConfig({ ...base, authentication: { schemes: ["Bearer x"] } }, guard))
       expect(scheme.reason).toBe("header-value")
       const ok = yield* checkPushConfig({ ...base, token: "tok-123_abc.DEF~" }, guard)
-      expect(ok.address).toBe("93.184.215.14")
+      expect(ok?.address).toBe("93.184.215.14")
+    }))
+
+  it.live("a config whose host does not resolve right now is kept (checked again at delivery); blocked answers are still refused", () =>
+    Effect.gen(function*() {
+      const unresolved = yield* checkPushConfig({ url: "https://nowhere.example.com/hook" }, guard)
+      expect(unresolved).toBeUndefined()
+      const slow = makeUrlGuard({ resolve: () => new Promise(() => undefined), resolveTimeoutMs: 20 })
+      expect(yield* checkPushConfig({ url: "https://slow.example.com/hook" }, slow)).toBeUndefined()
+      const noDns = makeUrlGuard({ resolve: () => Promise.reject(new Error("no DNS")) })
+      expect(yield* checkPushConfig({ url: "https://example.com/hook" }, noDns)).toBeUndefined()
+      // What no later answer makes safe is refused at once, even without DNS.
+      for (const [url, reason] of [
+        ["https://inside.example.com/hook", "private"],
+        ["http://10.0.0.1/hook", "private"],
+        ["http://[64:ff9b:1::a00:1]/hook", "private"],
+        ["ftp://example.com/hook", "scheme"],
+        ["http://metadata.google.internal/", "metadata"]
+      ] as const) {
+        const g = url.includes("inside") ? guard : noDns
+        expect((yield* Effect.flip(checkPushConfig({ url }, g))).reason).toBe(reason)
+      }
+    }))
+
+  it.effect("handles very long URLs without echoing them: long paths pass, over-long host names are refused unresolved", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      const counting = makeUrlGuard({ resolve: (host) => (asked.push(host), resolve(host)) })
+      const longPath = `https://hooks.example.com/${"p".repeat(100_000)}?q=${"x".repeat(10_000)}`
+      expect((yield* counting.check(longPath)).address).toBe("93.184.215.14")
+      expect(redactUrl(longPath).length).toBeLessThanOrEqual(201)
+      for (const host of [`${"a".repeat(50)}.`.repeat(6) + "example.com", `${"b".repeat(64)}.example.com`]) {
+        const e = yield* refusal(`https://${host}/hook`, counting)
+        expect(e.reason).toBe("invalid-url")
+        expect(e.message.length).toBeLessThan(300)
+        expect(e.url.length).toBeLessThanOrEqual(201)
+      }
+      const scheme = yield* refusal(`${"z".repeat(50_000)}://hooks.example.com/`, counting)
+      expect(scheme.reason).toBe("scheme")
+      expect(scheme.message.length).toBeLessThan(300)
+      expect(asked).toEqual(["hooks.example.com"])
     }))
 })

@@ -66,15 +66,27 @@ export interface UrlGuard {
   readonly check: (url: string) => Effect.Effect<CheckedTarget, WebhookRefused>
 }
 
-/** The URL without query, fragment or user info: safe to log and to put in audit events. */
+// Refusals and audit events quote URLs; a long one is cut so that a message stays readable and small.
+const quotedMax = 200
+
+const clip = (text: string): string => (text.length > quotedMax ? `${text.slice(0, quotedMax)}…` : text)
+
+/**
+ * The URL without query, fragment or user info, cut to 200 characters: safe to log and to put in
+ * audit events.
+ */
 export const redactUrl = (url: string): string => {
   try {
     const parsed = new URL(url)
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+    return clip(`${parsed.protocol}//${parsed.host}${parsed.pathname}`)
   } catch {
     return "(invalid url)"
   }
 }
+
+// RFC 1035: a name of at most 253 characters in labels of at most 63. Longer names cannot resolve,
+// so they are refused before the resolver is asked.
+const dnsNameFits = (host: string) => host.length <= 253 && host.split(".").every((label) => label.length <= 63)
 
 const normaliseHost = (hostname: string) => {
   const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname
@@ -116,7 +128,7 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
         return yield* refuse("invalid-url", "the webhook URL does not parse")
       }
       if (url.protocol !== "http:" && url.protocol !== "https:") {
-        return yield* refuse("scheme", `scheme ${url.protocol} is not allowed; use http or https`)
+        return yield* refuse("scheme", `scheme ${clip(url.protocol)} is not allowed; use http or https`)
       }
       if (url.username !== "" || url.password !== "") {
         return yield* refuse("credentials", "user info in a webhook URL is not allowed")
@@ -127,6 +139,9 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
         return yield* refuse("metadata", `${host} is a cloud metadata service`)
       }
       const literal = parseIp(host)
+      if (literal === undefined && !dnsNameFits(host)) {
+        return yield* refuse("invalid-url", "the host name is longer than DNS allows (253 characters, 63 per label)")
+      }
       const texts = literal !== undefined ? [host] : yield* Effect.tryPromise(() => options.resolve(host)).pipe(
         Effect.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
         Effect.catchAll(() => refuse("unresolvable", `${host} did not resolve`))

@@ -23,7 +23,7 @@ import type { Sequenced } from "./event-log.ts"
 import { acceptedInputModes, unsupportedMimeType } from "./input-modes.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
 import type { MemoryTaskStoreOptions } from "./memory-task-store.ts"
-import { findConfig, removeConfig, upsertConfig } from "./push-configs.ts"
+import { defaultMaxConfigsPerTask, findConfig, removeConfig, upsertConfig, withConfigId } from "./push-configs.ts"
 import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
@@ -133,6 +133,11 @@ export interface TaskRuntimeOptions {
    * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
    */
   readonly readerStall?: Duration.DurationInput
+  /**
+   * Push configs one task may hold (default 10). Setting one more, with `set` or inline on
+   * `message/send`, fails with InvalidParams (-32602); replacing a config by its id always works.
+   */
+  readonly maxPushConfigsPerTask?: number
 }
 
 /** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
@@ -160,6 +165,10 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     )
     const listeners = new Set<(change: TaskChange) => void>()
     const inputModes = acceptedInputModes(agent.card)
+    const maxConfigs = options.maxPushConfigsPerTask ?? defaultMaxConfigsPerTask
+    if (!Number.isInteger(maxConfigs) || maxConfigs < 1) {
+      throw new RangeError("maxPushConfigsPerTask must be a whole number of at least 1")
+    }
     let accepting = true
 
     const env = {
@@ -239,8 +248,32 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
       })
 
+    /**
+     * Adds (or replaces by id) one config through `change`, unless the task would then hold more than
+     * `maxConfigs`: the bound is judged inside the update, on the configs it actually changes.
+     */
+    const addConfig = (
+      taskId: string,
+      config: PushNotificationConfig,
+      change: (f: (cs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>) => Effect.Effect<void, ProtocolError>
+    ): Effect.Effect<void, ProtocolError> =>
+      Effect.suspend(() => {
+        let over = false
+        const bounded = (cs: ReadonlyArray<PushNotificationConfig>) => {
+          const next = upsertConfig(cs, config).configs
+          over = next.length > maxConfigs
+          return over ? cs : next
+        }
+        return Effect.flatMap(change(bounded), () =>
+          over
+            ? Effect.fail(new InvalidParams({
+              message: `Task ${taskId} already has ${maxConfigs} push notification configs, the most a task may have; delete one or replace one by its id`
+            }))
+            : Effect.void)
+      })
+
     const addInlineConfig = (host: TaskHost, config: PushNotificationConfig | undefined) =>
-      config === undefined ? Effect.void : host.updatePushConfigs((cs) => upsertConfig(cs, config).configs)
+      config === undefined ? Effect.void : addConfig(host.taskId, withConfigId(config), host.updatePushConfigs)
 
     /** Starts a new task for the message (flat Effect chain: this runs once per task). */
     const startTask = (params: MessageSendParams, input: RunInput, owner: string, inline: boolean) =>
@@ -394,9 +427,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       resubscribe,
       setPushConfig: (params, ctx) =>
         Effect.suspend(() => {
-          const { stored } = upsertConfig([], params.pushNotificationConfig)
+          const stored = withConfigId(params.pushNotificationConfig)
           return Effect.as(
-            changeConfigs(params.taskId, ctx, (cs) => upsertConfig(cs, stored).configs),
+            addConfig(params.taskId, stored, (f) => changeConfigs(params.taskId, ctx, f)),
             { taskId: params.taskId, pushNotificationConfig: stored }
           )
         }),

@@ -97,7 +97,11 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       )
     }
     const audit = makeAuditTrail(config.audit)
-    const runtime = yield* TaskRuntime.make(agent, config.runtime)
+    const maxConfigs = config.push?.maxConfigsPerTask
+    const runtime = yield* TaskRuntime.make(
+      agent,
+      maxConfigs === undefined ? config.runtime : { ...config.runtime, maxPushConfigsPerTask: maxConfigs }
+    )
     const streamsEnded = yield* Deferred.make<void>()
     const facts = { rest: true, extendedCard: config.extendedCard !== undefined }
     const publisher = makeCardPublisher(card, options, facts, config.cardSigning)

@@ -20,7 +20,8 @@ import type { TaskRuntime } from "../runtime/task-runtime.ts"
 export interface PushOptions {
   /**
    * Resolves webhook host names. The adapters export one per runtime (`nodeDnsResolver`, ...).
-   * Without it only IP-literal webhook URLs can pass the guard.
+   * Without it only IP-literal webhook URLs can be delivered to: configs naming a host are kept
+   * (a name that does not resolve when it is set is not refused) but every delivery fails its lookup.
    */
   readonly resolveDns?: DnsResolver
   /** CIDRs, addresses or exact host names webhooks may reach although private (tests, local development). */
@@ -34,11 +35,20 @@ export interface PushOptions {
   readonly retry?: RetryOptions
   readonly limits?: QueueLimits
   readonly timeoutMs?: number
+  /**
+   * Push configs one task may hold (default 10): one more, by `set` or inline on `message/send`,
+   * is refused with -32602; replacing a config by its id always works. Sets the runtime's
+   * `maxPushConfigsPerTask`.
+   */
+  readonly maxConfigsPerTask?: number
 }
 
 /** The running push side of a server. */
 export interface PushService {
-  /** Refuses a config whose URL or header values are unsafe, as InvalidParams. */
+  /**
+   * Refuses a config whose URL or header values are unsafe, as InvalidParams. A host name that does
+   * not resolve right now passes: delivery resolves, checks and pins it on every attempt.
+   */
   readonly check: (config: PushNotificationConfig) => Effect.Effect<void, ProtocolError>
   /** The JWKS document answer for `/.well-known/jwks.json`. */
   readonly jwks: Effect.Effect<Response>
