@@ -10,7 +10,7 @@
  * ```
  */
 import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { AuditSink } from "../audit/audit-sink.ts"
@@ -145,6 +145,16 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     return { runtime, register, shutdown }
   })
 
+/**
+ * Paths match exactly. The router's defaults fold `//` into `/` and drop a trailing slash, so `POST //` and
+ * `GET //.well-known/agent-card.json` would reach handlers that read a different path than the one routed;
+ * such a path names no A2A route and is not found. The published card's URLs are matched as published.
+ */
+const exactPaths: Context.Tag.Service<typeof HttpLayerRouter.RouterConfig> = {
+  ignoreDuplicateSlashes: false,
+  ignoreTrailingSlash: false
+}
+
 const untracedRuntime = Effect.runSync(
   Effect.locally(Effect.runtime<never>(), HttpMiddleware.currentTracerDisabledWhen, () => true)
 )
@@ -162,7 +172,7 @@ export const A2AServer = {
     const routes = await Effect.runPromise(Scope.extend(
       Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
-    )) as unknown as HttpApp.Default
+    ).pipe(Effect.provideService(HttpLayerRouter.RouterConfig, exactPaths))) as unknown as HttpApp.Default
     // Requests, streams and the agents they start run on a scheduler that lets socket writes out.
     const app: HttpApp.Default = Effect.withScheduler(routes, ioScheduler)
     // The Web handler runs on the default runtime, whose tracer drops every span: the platform's

@@ -14,7 +14,7 @@
  */
 import { traced } from "../../runtime/tracing.ts"
 import { type HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Option, Stream } from "effect"
+import { Cause, Clock, Effect, Either, Option, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
 import {
   Internal,
@@ -31,7 +31,8 @@ import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from ".
 import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
-import { readJsonBody } from "./rest-body.ts"
+import { requestUrl } from "../request-url.ts"
+import { type JsonBody, readJsonBody } from "./rest-body.ts"
 import { bodyRule, methodOf, prepareCall, type RestOutcome } from "./rest-operations.ts"
 import { matchRestRoute } from "./rest-paths.ts"
 import { restSseBody } from "./rest-sse.ts"
@@ -81,7 +82,7 @@ export const restRoute = (deps: RestRouteDeps) => {
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const url = new URL(request.url, "http://localhost")
+      const url = requestUrl(request.url)
       const match = matchRestRoute(request.method, url.pathname)
       switch (match._tag) {
         case "BadPath":
@@ -98,21 +99,22 @@ export const restRoute = (deps: RestRouteDeps) => {
       const { operation } = match
 
       const rule = bodyRule(operation.op)
-      let body: unknown = undefined
+      let body: JsonBody = Either.right(undefined)
       if (rule !== "none") {
         const read = yield* Effect.either(readJsonBody(request, options.maxBodyBytes, rule === "required"))
         if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
         body = read.right
       }
-      // Who is calling is settled before the body is judged: an unauthenticated caller learns nothing from it.
-      const skill = requestedSkill(deps.card, body)
+      // The body is decoded once, and who is calling is settled before anything about it is answered: an
+      // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
+      const prepared = Either.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
+      const skill = Either.isRight(prepared) ? requestedSkill(deps.card, prepared.right.params) : undefined
       const authenticated = yield* Effect.either(
         deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
       )
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
 
-      const prepared = prepareCall(handlers, operation, body, url.searchParams)
       if (prepared._tag === "Left") return errorJson(prepared.left)
       const { method, params } = prepared.right
 
