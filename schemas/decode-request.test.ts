@@ -223,11 +223,82 @@ describe("parseJsonBody", () => {
     }
   })
 
-  it("never throws on very deep nesting", () => {
+  it("never throws on very deep nesting, and refuses it", () => {
     const text = "[".repeat(200_000) + "]".repeat(200_000)
+    expect(parseJsonBody(text)).toMatchObject({ _tag: "Failure", id: null, error: { code: -32600 } })
+  })
+
+  it("removes __proto__ keys in every spelling, and constructor keys holding a prototype", () => {
+    const text = String.raw`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m","parts":[{"kind":"text","text":"x"}],"metadata":{"\u005f_proto__":{"skill":"admin"},"__pro\u0074o__":{"a":1},"\u0063onstructor":{"prototype":{"skill":"admin"}},"kept":true}}}}`
     const parsed = parseJsonBody(text)
-    // Either outcome is acceptable (engines differ on nesting limits); a throw is not.
-    if (parsed._tag === "Failure") expect(parsed.error.code).toBe(-32700)
-    else expect(failure(parsed.value).error.code).toBe(-32600)
+    if (parsed._tag !== "Parsed") throw new Error(`expected it to parse: ${parsed.error.message}`)
+    const decoded = decodeRequest(parsed.value)
+    if (decoded._tag !== "Request" || decoded.method !== "message/send") throw new Error("expected a request")
+    const metadata = decoded.params.message.metadata!
+    expect(metadata).toEqual({ kept: true })
+    expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype)
+    expect(metadata["skill"]).toBeUndefined()
+  })
+
+  it("accepts 64 levels of nesting and refuses 65, where they are: -32602 within params, -32600 elsewhere", () => {
+    const body = (depth: number, member = "params") =>
+      `{"jsonrpc":"2.0","id":"d","method":"tasks/get","${member}":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`
+    const at = (depth: number) => `{"jsonrpc":"2.0","id":"d","method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m","parts":[{"kind":"text","text":"x"}],"metadata":{"deep":${"[".repeat(depth - 4)}${"]".repeat(depth - 4)}}}}}`
+    const ok = parseJsonBody(at(64))
+    if (ok._tag !== "Parsed") throw new Error(`64 levels refused: ${ok.error.message}`)
+    expect(decodeRequest(ok.value)._tag).toBe("Request")
+    expect(parseJsonBody(at(65))).toMatchObject({ _tag: "Failure", id: "d", error: { code: -32602, message: expect.stringContaining("64 levels") } })
+    expect(parseJsonBody(body(10_000))).toMatchObject({ _tag: "Failure", id: "d", error: { code: -32602 } })
+    expect(parseJsonBody(body(10_000, "extra"))).toMatchObject({ _tag: "Failure", id: "d", error: { code: -32600 } })
+    expect(parseJsonBody(`${"[".repeat(65)}${"]".repeat(65)}`)).toMatchObject({ _tag: "Failure", id: null, error: { code: -32600 } })
+  })
+
+  it("counts brackets inside strings as text, never as nesting", () => {
+    const text = `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t","metadata":{"s":"${"[{".repeat(500)}"}}}`
+    expect(parseJsonBody(text)._tag).toBe("Parsed")
+  })
+})
+
+describe("bounds on ids and webhook URLs (-32602, stricter than upstream)", () => {
+  const long = "i".repeat(257)
+  const max = "i".repeat(256)
+  const withMessage = (extra: Record<string, unknown>) => send({ params: { message: { ...message, ...extra } } })
+
+  it("accepts ids of 256 characters", () => {
+    expect(decodeRequest(withMessage({ messageId: max, taskId: max, contextId: max, referenceTaskIds: [max] }))._tag).toBe("Request")
+    expect(decodeRequest({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: max } })._tag).toBe("Request")
+  })
+
+  it("refuses every id over 256 characters, naming it without repeating it", () => {
+    const cases: Array<[unknown, string]> = [
+      [withMessage({ messageId: long }), "message.messageId"],
+      [withMessage({ taskId: long }), "message.taskId"],
+      [withMessage({ contextId: long }), "message.contextId"],
+      [withMessage({ referenceTaskIds: ["a", long] }), "message.referenceTaskIds[1]"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: long } }, "id"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/cancel", params: { id: long } }, "id"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/resubscribe", params: { id: long } }, "id"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/get", params: { id: "t", pushNotificationConfigId: long } }, "pushNotificationConfigId"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/list", params: { id: long } }, "id"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/delete", params: { id: "t", pushNotificationConfigId: long } }, "pushNotificationConfigId"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: long, pushNotificationConfig: { url: "https://h.example/" } } }, "taskId"],
+      [{ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: "t", pushNotificationConfig: { url: "https://h.example/", id: long } } }, "pushNotificationConfig.id"]
+    ]
+    for (const [body, path] of cases) {
+      const f = failure(body)
+      expect(f.error.code, path).toBe(-32602)
+      expect(f.error.message).toBe(`Invalid params: at ${path}: an id may be at most 256 characters long`)
+      expect(JSON.stringify(f.error)).not.toContain(long)
+    }
+  })
+
+  it("refuses a webhook URL over 2 KiB, inline or set", () => {
+    const url = (n: number) => `https://hooks.example.com/${"p".repeat(n - 26)}`
+    expect(url(2_048)).toHaveLength(2_048)
+    const set = (u: string) => ({ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: "t", pushNotificationConfig: { url: u } } })
+    expect(decodeRequest(set(url(2_048)))._tag).toBe("Request")
+    expect(failure(set(url(2_049))).error).toMatchObject({ code: -32602, message: expect.stringContaining("pushNotificationConfig.url") })
+    const inline = send({ params: { message, configuration: { pushNotificationConfig: { url: url(2_049) } } } })
+    expect(failure(inline).error.message).toContain("configuration.pushNotificationConfig.url")
   })
 })

@@ -7,6 +7,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
 import type { ResponseId } from "./jsonrpc.ts"
+import { type JsonTextOptions, readJsonText } from "./json-text.ts"
 import { methods, type MethodName } from "./methods.ts"
 
 /** A core A2A call whose params passed the method's schema; narrowing on `method` types `params`. */
@@ -81,11 +82,11 @@ const readId = (u: unknown): { readonly ok: true; readonly id: ResponseId } | { 
   u === null || typeof u === "string" || Number.isSafeInteger(u) ? { ok: true, id: u as ResponseId } : { ok: false }
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path
-    .map((key, i) =>
-      typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`
-    )
-    .join("")
+  clip(
+    path
+      .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`))
+      .join("")
+  )
 
 /**
  * A short, human-readable account of why params failed: the first few failing paths with what was expected
@@ -125,8 +126,14 @@ const isExtension = (options: DecodeRequestOptions | undefined, method: string):
  *
  * Without `options.extensionMethods` the result type has no Extension case.
  *
+ * Give it the value {@link parseJsonBody} parsed: that is where prototype keys are removed and nesting is
+ * bounded. A record member named `__proto__` in a value parsed otherwise would become the prototype of the
+ * decoded record.
+ *
  * @example
- * const decoded = decodeRequest(parsed, { extensionMethods: new Set(["com.example.approval/approve"]) })
+ * const body = parseJsonBody(text)
+ * if (body._tag === "Failure") return reply(body.id, toWireError(body.error))
+ * const decoded = decodeRequest(body.value, { extensionMethods: new Set(["com.example.approval/approve"]) })
  * if (decoded._tag === "Failure") return reply(decoded.id, toWireError(decoded.error))
  * if (decoded._tag === "Extension") return routeExtension(decoded)
  * if (decoded.method === "tasks/get") return runtime.get(decoded.params, ctx) // params: TaskQueryParams
@@ -173,8 +180,6 @@ export function decodeRequest(
   return { _tag: "Request", id, method, params: decoded.right, notification } as DecodedRequest
 }
 
-const BOM = "\uFEFF"
-
 /** A body that parsed as JSON. */
 export interface ParsedBody {
   readonly _tag: "Parsed"
@@ -182,14 +187,29 @@ export interface ParsedBody {
 }
 
 /**
- * Parses a request body as JSON; anything that is not one JSON text is JSONParse (-32700) with id null.
- * A single leading byte-order mark is ignored, as RFC 8259 allows. Never throws.
+ * Parses a request body as JSON through {@link readJsonText}: prototype keys are removed in every spelling and
+ * nesting is bounded (64 levels by default). Anything that is not one JSON text is JSONParse (-32700) with id
+ * null. A body nested too deeply is refused where it is too deep, as {@link decodeRequest} would: InvalidParams
+ * (-32602) within `params`, InvalidRequest (-32600) elsewhere, echoing the id when it can be read. A single
+ * leading byte-order mark is ignored, as RFC 8259 allows. Never throws.
  */
-export const parseJsonBody = (text: string): ParsedBody | RequestFailure => {
-  try {
-    return { _tag: "Parsed", value: JSON.parse(text.startsWith(BOM) ? text.slice(1) : text) as unknown }
-  } catch (cause) {
-    const detail = cause instanceof SyntaxError ? `: ${clip(cause.message, 120)}` : ""
-    return fail(null, new JSONParse({ message: `Invalid JSON payload${detail}` }))
+export const parseJsonBody = (text: string, options: JsonTextOptions = {}): ParsedBody | RequestFailure => {
+  const read = readJsonText(text, options)
+  switch (read._tag) {
+    case "Parsed":
+      return read
+    case "NotJson":
+      return fail(null, new JSONParse({ message: `Invalid JSON payload${read.detail === "" ? "" : `: ${clip(read.detail, 120)}`}` }))
+    case "TooDeep": {
+      const envelope = isRecord(read.value)
+      const id = envelope ? readId(member(read.value as Record<string, unknown>, "id")) : undefined
+      const levels = `${read.maxDepth} levels`
+      return fail(
+        id?.ok === true ? id.id : null,
+        envelope && read.member === "params"
+          ? new InvalidParams({ message: `Invalid params: the request nests objects and arrays deeper than ${levels}` })
+          : new InvalidRequest({ message: `Invalid Request: the body nests objects and arrays deeper than ${levels}` })
+      )
+    }
   }
 }

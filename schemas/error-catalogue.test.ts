@@ -70,6 +70,16 @@ describe("error catalogue", () => {
     expect(JSON.stringify(toWireError(new Internal()))).toBe('{"code":-32603,"message":"Internal error"}')
   })
 
+  it("never puts more than 1,024 characters of a message on the wire, however much a caller sent", () => {
+    const id = "t".repeat(5_000_000)
+    const wire = toWireError(new TaskNotFound({ message: `Task ${id} not found`, data: { a: 1 } }))
+    expect(wire.message).toHaveLength(1_024)
+    expect(wire.message.startsWith("Task ttt")).toBe(true)
+    expect(wire.message.endsWith("…")).toBe(true)
+    expect(wire.data).toEqual({ a: 1 })
+    expect(toWireError(new TaskNotFound({ message: "m".repeat(1_024) })).message).toBe("m".repeat(1_024))
+  })
+
   it("keeps an unknown code as a RemoteError, and gives it back unchanged", () => {
     const wire = { code: -32050, message: "vendor specific", data: [1] }
     const e = fromWireError(wire)

@@ -210,12 +210,20 @@ const byCode: ReadonlyMap<number, CatalogueClass> = new Map(catalogue.map((c) =>
 export const isProtocolError = (u: unknown): u is ProtocolError =>
   u instanceof RemoteError || catalogue.some((c) => u instanceof c)
 
+/** The longest `message` an error carries on the wire, in characters. */
+export const MAX_WIRE_MESSAGE_LENGTH = 1_024
+
 /**
  * The JSON-RPC `error` object for `e`. `data` is copied only when present, so the result can be
- * `JSON.stringify`-ed as is.
+ * `JSON.stringify`-ed as is. The message is clipped to {@link MAX_WIRE_MESSAGE_LENGTH} characters: messages
+ * quote what a request named (a task id, a method), and nothing a client sent may come back unbounded.
  */
-export const toWireError = (e: ProtocolError): JSONRPCError =>
-  e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data }
+export const toWireError = (e: ProtocolError): JSONRPCError => {
+  const message = e.message.length <= MAX_WIRE_MESSAGE_LENGTH
+    ? e.message
+    : `${e.message.slice(0, MAX_WIRE_MESSAGE_LENGTH - 1)}…`
+  return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data }
+}
 
 /**
  * The class for a received JSON-RPC `error` object: a catalogue class for a known code, otherwise a

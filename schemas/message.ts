@@ -1,19 +1,20 @@
 import { Schema } from "effect"
-import { metadataField, optional } from "./internal/common.ts"
+import { Identifier, metadataField, optional } from "./internal/common.ts"
 import { Part } from "./parts.ts"
 
 /**
  * One turn of communication between a user and an agent. `parts` must hold at least one part: CONFORMANCE.md
- * makes an empty `parts` an invalid-params error, which upstream's schema does not (stricter than upstream).
+ * makes an empty `parts` an invalid-params error, which upstream's schema does not; its ids are at most 256
+ * characters long (both stricter than upstream).
  */
 export const Message = Schema.Struct({
   kind: Schema.Literal("message"),
-  messageId: Schema.String,
+  messageId: Identifier,
   role: Schema.Literal("agent", "user"),
   parts: Schema.Array(Part).pipe(Schema.minItems(1)),
-  taskId: optional(Schema.String),
-  contextId: optional(Schema.String),
-  referenceTaskIds: optional(Schema.Array(Schema.String)),
+  taskId: optional(Identifier),
+  contextId: optional(Identifier),
+  referenceTaskIds: optional(Schema.Array(Identifier)),
   extensions: optional(Schema.Array(Schema.String)),
   ...metadataField
 }).annotations({ identifier: "Message" })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { metadataField, optional } from "./internal/common.ts"
+import { Identifier, metadataField, optional } from "./internal/common.ts"
 import { Message } from "./message.ts"
 import { PushNotificationConfig } from "./push.ts"
 
@@ -28,9 +28,9 @@ export const MessageSendParams = Schema.Struct({
 /** @see MessageSendParams */
 export type MessageSendParams = Schema.Schema.Type<typeof MessageSendParams>
 
-/** Params of `tasks/get`. */
+/** Params of `tasks/get`; the id is at most 256 characters long (stricter than upstream, as every id here). */
 export const TaskQueryParams = Schema.Struct({
-  id: Schema.String,
+  id: Identifier,
   historyLength: optional(HistoryLength),
   ...metadataField
 }).annotations({ identifier: "TaskQueryParams" })
@@ -39,7 +39,7 @@ export type TaskQueryParams = Schema.Schema.Type<typeof TaskQueryParams>
 
 /** Params naming a task: `tasks/cancel`, `tasks/resubscribe`. */
 export const TaskIdParams = Schema.Struct({
-  id: Schema.String,
+  id: Identifier,
   ...metadataField
 }).annotations({ identifier: "TaskIdParams" })
 /** @see TaskIdParams */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { metadataField, optional } from "./internal/common.ts"
+import { Identifier, metadataField, optional, WebhookUrl } from "./internal/common.ts"
 
 /** How the agent authenticates to the client's webhook: scheme names (e.g. "Bearer") and optional credentials. */
 export const PushNotificationAuthenticationInfo = Schema.Struct({
@@ -10,12 +10,13 @@ export const PushNotificationAuthenticationInfo = Schema.Struct({
 export type PushNotificationAuthenticationInfo = Schema.Schema.Type<typeof PushNotificationAuthenticationInfo>
 
 /**
- * A webhook to notify of task updates. `url` is a plain string here; the push module checks it (scheme,
- * address ranges) before use, since that check needs more than a shape.
+ * A webhook to notify of task updates. `url` is a string of at most 2 KiB here, and the id at most 256
+ * characters (both stricter than upstream); the push module checks the URL (scheme, address ranges) before
+ * use, since that check needs more than a shape.
  */
 export const PushNotificationConfig = Schema.Struct({
-  url: Schema.String,
-  id: optional(Schema.String),
+  url: WebhookUrl,
+  id: optional(Identifier),
   token: optional(Schema.String),
   authentication: optional(PushNotificationAuthenticationInfo)
 }).annotations({ identifier: "PushNotificationConfig" })
@@ -24,7 +25,7 @@ export type PushNotificationConfig = Schema.Schema.Type<typeof PushNotificationC
 
 /** A push config bound to a task: params and result of `tasks/pushNotificationConfig/set`. */
 export const TaskPushNotificationConfig = Schema.Struct({
-  taskId: Schema.String,
+  taskId: Identifier,
   pushNotificationConfig: PushNotificationConfig
 }).annotations({ identifier: "TaskPushNotificationConfig" })
 /** @see TaskPushNotificationConfig */
@@ -32,8 +33,8 @@ export type TaskPushNotificationConfig = Schema.Schema.Type<typeof TaskPushNotif
 
 /** Params of `tasks/pushNotificationConfig/get`; without a config id the task's default config is meant. */
 export const GetTaskPushNotificationConfigParams = Schema.Struct({
-  id: Schema.String,
-  pushNotificationConfigId: optional(Schema.String),
+  id: Identifier,
+  pushNotificationConfigId: optional(Identifier),
   ...metadataField
 }).annotations({ identifier: "GetTaskPushNotificationConfigParams" })
 /** @see GetTaskPushNotificationConfigParams */
@@ -41,7 +42,7 @@ export type GetTaskPushNotificationConfigParams = Schema.Schema.Type<typeof GetT
 
 /** Params of `tasks/pushNotificationConfig/list`. */
 export const ListTaskPushNotificationConfigParams = Schema.Struct({
-  id: Schema.String,
+  id: Identifier,
   ...metadataField
 }).annotations({ identifier: "ListTaskPushNotificationConfigParams" })
 /** @see ListTaskPushNotificationConfigParams */
@@ -49,8 +50,8 @@ export type ListTaskPushNotificationConfigParams = Schema.Schema.Type<typeof Lis
 
 /** Params of `tasks/pushNotificationConfig/delete`. */
 export const DeleteTaskPushNotificationConfigParams = Schema.Struct({
-  id: Schema.String,
-  pushNotificationConfigId: Schema.String,
+  id: Identifier,
+  pushNotificationConfigId: Identifier,
   ...metadataField
 }).annotations({ identifier: "DeleteTaskPushNotificationConfigParams" })
 /** @see DeleteTaskPushNotificationConfigParams */

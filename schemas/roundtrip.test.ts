@@ -11,10 +11,10 @@ import * as schemas from "./index.ts"
  * equals `a` (Type and Encoded are the same plain JSON), it survives JSON, and it validates against the pinned
  * upstream definition of the same name.
  *
- * The generators are ours, so they produce what our schemas accept: never a kind-less part (our decoder is
- * more lenient than upstream there, our encoder never emits one), never a file with both bytes and uri, never
- * an empty Message.parts or a negative historyLength (our schemas are stricter than upstream there). The
- * deliberate differences are pinned down as explicit cases at the end of this file.
+ * The generators are ours, so they produce what our schemas accept: never a file with both bytes and uri,
+ * never an empty Message.parts, a negative historyLength, an id over 256 characters or a webhook URL over
+ * 2 KiB (our schemas are stricter than upstream there). The deliberate differences are pinned down as
+ * explicit cases at the end of this file.
  */
 
 const upstreamDir = resolve(process.cwd(), "../shared/a2a-0.3.0")
@@ -119,10 +119,28 @@ describe.skipIf(!present)(
       expect(accepts(schemas.MessageSendConfiguration, { historyLength: -1 })).toBe(false)
     })
 
-    it("more lenient: a part without kind is accepted when its fields make the kind unambiguous", () => {
-      const part = { text: "hello" }
-      expect(validate("Part", part).ok).toBe(false)
-      expect(Schema.decodeUnknownSync(schemas.Part)(part)).toEqual({ kind: "text", text: "hello" })
+    it("same: a part without kind, or with an unknown one, is refused by both", () => {
+      for (const part of [{ text: "hello" }, { data: { a: 1 } }, { file: { uri: "https://example.com/f" } }, { kind: "image", text: "x" }]) {
+        expect(validate("Part", part).ok).toBe(false)
+        expect(accepts(schemas.Part, part)).toBe(false)
+      }
+    })
+
+    it("stricter: ids over 256 characters are refused (upstream sets no bound)", () => {
+      const long = "x".repeat(257)
+      const message = { kind: "message", messageId: long, role: "user", parts: [{ kind: "text", text: "hi" }] }
+      expect(validate("Message", message).ok).toBe(true)
+      expect(accepts(schemas.Message, message)).toBe(false)
+      expect(accepts(schemas.Message, { ...message, messageId: "x".repeat(256) })).toBe(true)
+      expect(accepts(schemas.TaskQueryParams, { id: long })).toBe(false)
+      expect(accepts(schemas.TaskPushNotificationConfig, { taskId: long, pushNotificationConfig: { url: "https://a.example/" } })).toBe(false)
+    })
+
+    it("stricter: a webhook URL over 2 KiB is refused (upstream sets no bound)", () => {
+      const config = { url: `https://hooks.example.com/${"p".repeat(2_048)}` }
+      expect(validate("PushNotificationConfig", config).ok).toBe(true)
+      expect(accepts(schemas.PushNotificationConfig, config)).toBe(false)
+      expect(accepts(schemas.PushNotificationConfig, { url: config.url.slice(0, 2_048) })).toBe(true)
     })
 
     it("more lenient: unknown extra fields are accepted and dropped (upstream allows them, we do not keep them)", () => {

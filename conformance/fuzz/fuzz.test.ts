@@ -124,7 +124,11 @@ describe("fuzzServer", () => {
       // The SDK echoes an id of a wrong type (also a scenario deviation).
       (f: FuzzFailure) => /response id must be/.test(f.reason),
       // A deeply nested object as id is echoed, and serialising it overflows the stack: HTML 500.
-      (f: FuzzFailure) => f.category === "deep-nesting" && f.label.endsWith("(as id)") && /^HTTP 500/.test(f.reason)
+      (f: FuzzFailure) => f.category === "deep-nesting" && f.label.endsWith("(as id)") && /^HTTP 500/.test(f.reason),
+      // Metadata is stored as sent, and writing a deeply nested one back in the Task overflows the stack: HTML 500.
+      (f: FuzzFailure) => f.category === "deep-nesting" && f.label.endsWith("(in message metadata)") && /^HTTP 500/.test(f.reason),
+      // A `configuration` that is not an object reads as a blocking send, which the held conformance task never answers.
+      (f: FuzzFailure) => /^message\/send params\.configuration := /.test(f.label) && /^no answer within/.test(f.reason)
     ]
     expect(report.failures.filter((f) => !known.some((k) => k(f)))).toEqual([])
     expect(report.failures.length).toBeGreaterThan(0)

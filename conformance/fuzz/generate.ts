@@ -1,5 +1,5 @@
 import { Prng } from "./prng.ts"
-import { jsonType, pathsOf, setPath, validRequest, wrongTypedValues, type Json } from "./templates.ts"
+import { escapedSpellings, jsonType, pathsOf, setPath, validRequest, validSend, wrongTypedValues, type Json } from "./templates.ts"
 
 /** One hostile request body. */
 export interface FuzzCase {
@@ -17,7 +17,8 @@ export interface FuzzCase {
 /** The families of bodies the generator produces. */
 export const fuzzCategories = [
   "wrong-type", "deep-nesting", "huge-string", "invalid-utf8", "truncated", "prototype-keys",
-  "non-json-tokens", "bom", "duplicate-keys", "giant-numbers", "garbage", "content-type", "structure"
+  "non-json-tokens", "bom", "duplicate-keys", "giant-numbers", "garbage", "content-type", "structure",
+  "long-ids", "parts"
 ] as const
 
 /** A family of hostile bodies. */
@@ -50,14 +51,17 @@ const makers: Record<FuzzCategory, (prng: Prng) => Made> = {
     return { label: `${request.method} ${path.join(".")} := ${JSON.stringify(value)?.slice(0, 40)}`, body: JSON.stringify(setPath(request, path, value)) }
   },
   "deep-nesting": (prng) => {
-    const depth = prng.pick([1_000, 10_000, 100_000])
+    // 60 and 61 levels inside a message's metadata land right at and just past a 64-level bound.
+    const depth = prng.pick([60, 61, 1_000, 10_000, 100_000])
     const [open, close] = prng.pick([["[", "]"], ['{"a":', "}"]] as const)
     const nest = `${open.repeat(depth)}1${close.repeat(depth)}`
-    const where = prng.int(3)
+    const where = prng.int(4)
     const body = where === 0 ? nest : where === 1
       ? `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"x","metadata":${nest}}}`
-      : `{"jsonrpc":"2.0","id":${nest},"method":"tasks/get","params":{"id":"x"}}`
-    return { label: `${open} x ${depth} (${["whole body", "in params", "as id"][where]})`, body }
+      : where === 2
+        ? `{"jsonrpc":"2.0","id":${nest},"method":"tasks/get","params":{"id":"x"}}`
+        : JSON.stringify(validSend(prng)).replace(`"metadata":{"source":"fuzz"}`, `"metadata":{"n":${nest}}`)
+    return { label: `${open} x ${depth} (${["whole body", "in params", "as id", "in message metadata"][where]})`, body }
   },
   "huge-string": (prng) => {
     const size = prng.pick([64 * 1024, 512 * 1024, 2 * 1024 * 1024])
@@ -90,7 +94,11 @@ const makers: Record<FuzzCategory, (prng: Prng) => Made> = {
     const key = prng.pick(["__proto__", "constructor", "prototype", "__defineGetter__", "hasOwnProperty", "toString"])
     const value: Json = prng.pick([{ polluted: true }, { prototype: { polluted: true } }, "x", 1, null])
     Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
-    return { label: `${key} := ${JSON.stringify(value)}`, body: JSON.stringify(request) }
+    // The same key as JSON parsers read it, written with escapes, which a search for the plain text misses.
+    const spelling = prng.pick(["plain", ...(escapedSpellings.get(key) ?? [])])
+    const text = JSON.stringify(request)
+    const body = spelling === "plain" ? text : text.replace(`"${key}":`, `"${spelling}":`)
+    return { label: `${spelling === "plain" ? key : spelling} := ${JSON.stringify(value)}`, body }
   },
   "non-json-tokens": (prng) => {
     const token = prng.pick(["NaN", "Infinity", "-Infinity", "undefined", "0x10", "01", "1e99999", ".5", "+1", "'single'", "True", "None"])
@@ -141,6 +149,34 @@ const makers: Record<FuzzCategory, (prng: Prng) => Made> = {
     const ct = prng.pick([null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/xml", "*/*", "application/json\u0000"])
     return { label: `Content-Type ${JSON.stringify(ct)}`, body: JSON.stringify(validRequest(prng)), contentType: ct === "application/json\u0000" ? "application/jsonx" : ct }
   },
+  "long-ids": (prng) => {
+    // Just past a 256-character id bound (or 2 KiB for a webhook URL), and far past it.
+    const length = prng.pick([257, 4_096, 1_000_000])
+    const long = "i".repeat(length)
+    const send = validSend(prng)
+    const message = send.params.message
+    const variants: Array<[string, Json]> = [
+      ["messageId", { ...send, params: { ...send.params, message: { ...message, messageId: long } } }],
+      ["taskId", { ...send, params: { ...send.params, message: { ...message, taskId: long } } }],
+      ["contextId", { ...send, params: { ...send.params, message: { ...message, contextId: long } } }],
+      ["referenceTaskIds", { ...send, params: { ...send.params, message: { ...message, referenceTaskIds: ["r", long] } } }],
+      ["tasks/get id", { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: long } }],
+      ["pushNotificationConfigId", { jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/get", params: { id: "t", pushNotificationConfigId: long } }],
+      ["push config id", { jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: "t", pushNotificationConfig: { url: "https://push-receiver.invalid/hook", id: long } } }],
+      ["webhook url", { jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: "t", pushNotificationConfig: { url: `https://push-receiver.invalid/${long}` } } }]
+    ]
+    const [field, body] = prng.pick(variants)
+    return { label: `${field} of ${length} characters`, body: JSON.stringify(body) }
+  },
+  parts: (prng) => {
+    const send = validSend(prng)
+    const part = prng.pick<Json>([
+      { text: "no kind" }, { data: { a: 1 } }, { file: { uri: "https://files.invalid/f" } }, { kind: "image", text: "x" },
+      { kind: "text", data: { a: 1 } }, { kind: "file", file: {} }, { kind: null, text: "x" }, { kind: "TEXT", text: "x" }
+    ])
+    const body = { ...send, params: { ...send.params, message: { ...send.params.message, parts: [part] } } }
+    return { label: `part ${JSON.stringify(part)}`, body: JSON.stringify(body) }
+  },
   structure: (prng) => {
     const one = (): Json => validRequest(prng)
     const variants: Array<[string, string]> = [
@@ -159,7 +195,8 @@ const makers: Record<FuzzCategory, (prng: Prng) => Made> = {
 /** Relative frequency of each family (the huge bodies are kept rare so runs stay fast). */
 const weights: Record<FuzzCategory, number> = {
   "wrong-type": 30, "deep-nesting": 2, "huge-string": 1, "invalid-utf8": 8, truncated: 10, "prototype-keys": 8,
-  "non-json-tokens": 6, bom: 4, "duplicate-keys": 4, "giant-numbers": 6, garbage: 6, "content-type": 6, structure: 8
+  "non-json-tokens": 6, bom: 4, "duplicate-keys": 4, "giant-numbers": 6, garbage: 6, "content-type": 6, structure: 8,
+  "long-ids": 4, parts: 4
 }
 
 /**

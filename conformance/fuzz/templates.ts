@@ -34,6 +34,32 @@ export const validRequest = (prng: Prng): { [key: string]: Json } => {
   return { jsonrpc: "2.0", id: prng.chance(0.5) ? `fuzz-${hex(prng, 6)}` : prng.int(1_000_000), method, params: p }
 }
 
+/** A non-blocking `message/send` request (a held conformance task would otherwise keep it waiting). */
+export const validSend = (prng: Prng): { jsonrpc: "2.0"; id: string; method: "message/send"; params: { message: { [key: string]: Json }; configuration: Json } } => ({
+  jsonrpc: "2.0",
+  id: `fuzz-${hex(prng, 6)}`,
+  method: "message/send",
+  params: {
+    message: {
+      kind: "message",
+      role: "user",
+      messageId: `fuzz-msg-${hex(prng, 12)}`,
+      parts: [{ kind: "text", text: "fuzz" }],
+      metadata: { source: "fuzz" }
+    },
+    configuration: { blocking: false }
+  }
+})
+
+/**
+ * Key spellings that JSON parsers decode to `__proto__` and `constructor`, as raw JSON string contents: a
+ * guard that searches the body text for the plain spelling misses them.
+ */
+export const escapedSpellings: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ["__proto__", [String.raw`\u005f_proto__`, String.raw`\u005F\u005Fproto\u005F\u005F`, String.raw`__pro\u0074o__`]],
+  ["constructor", [String.raw`\u0063onstructor`, String.raw`constructo\u0072`]]
+])
+
 /** Every path (as key lists) to a value inside `value`, the root excluded. */
 export const pathsOf = (value: Json, prefix: ReadonlyArray<string | number> = []): Array<Array<string | number>> => {
   const out: Array<Array<string | number>> = []

@@ -56,6 +56,27 @@ export const errorScenarios: ReadonlyArray<RestScenario> = [
     t.expectError(await t.request("POST", "v1/message:send", t.sendBody(message)), 415, -32005, "message:send")
   }),
 
+  restScenario("errors: a body nested deeper than 64 levels is 400 with -32602", async (t) => {
+    const message = t.message("deep", { metadata: { n: JSON.parse(`${"[".repeat(100)}${"]".repeat(100)}`) } })
+    const error = t.expectError(await t.request("POST", "v1/message:send", t.sendBody(message)), 400, -32602, "message:send")
+    check(/64 levels/.test(String(error.message)), `message should name the bound: ${show(error.message)}`)
+  }),
+
+  restScenario("errors: a task id over 256 characters is 400 with -32602, and is not echoed", async (t) => {
+    const id = "t".repeat(257)
+    for (const [verb, path] of [["GET", `v1/tasks/${id}`], ["POST", `v1/tasks/${id}:cancel`], ["GET", `v1/tasks/${id}/pushNotificationConfigs`]] as const) {
+      const reply = await t.request(verb, path)
+      t.expectError(reply, 400, -32602, `${verb} ${path.slice(0, 20)}…`)
+      check(!reply.text.includes(id), `the reply echoes the id: ${show(reply.text, 200)}`)
+    }
+  }),
+
+  restScenario("errors: a webhook URL over 2 KiB is 400 with -32602", async (t) => {
+    const task = await t.createTask()
+    const url = `https://hooks.example.com/${"p".repeat(2_048)}`
+    t.expectError(await t.request("POST", `v1/tasks/${task.id}/pushNotificationConfigs`, { url }), 400, -32602, "pushNotificationConfigs")
+  }),
+
   restScenario("errors: a wrong HTTP method is 405 with an Allow header", async (t) => {
     const reply = await t.request("PUT", "v1/message:send", t.sendBody())
     check(reply.status === 405, `expected HTTP 405, got ${reply.status}: ${show(reply.text, 200)}`)

@@ -91,6 +91,14 @@ export const errorScenarios: ReadonlyArray<Scenario> = [
     m.parts = [{ kind: "text", text: 42 }]
   }),
 
+  invalidMessage("errors: a part without kind is -32602", (m) => {
+    m.parts = [{ text: "no kind" }]
+  }),
+
+  invalidMessage("errors: a part with an unknown kind is -32602", (m) => {
+    m.parts = [{ kind: "image", text: "unknown kind" }]
+  }),
+
   scenario("errors: with streaming off, message/stream and tasks/resubscribe are -32004", async (t) => {
     const caps = asObject((await t.card()).capabilities, "capabilities")
     if (caps.streaming === true) t.skip("capabilities.streaming is true (the stream scenarios apply)")

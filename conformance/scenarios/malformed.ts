@@ -84,6 +84,23 @@ export const malformedScenarios: ReadonlyArray<Scenario> = [
     await expectAlive(t, "after deep nesting")
   }),
 
+  scenario("malformed: 10k nested arrays in a message's metadata get a well-formed reply, never a server error", async (t) => {
+    const depth = 10_000
+    const message = JSON.stringify(t.message()).replace(/}$/, `,"metadata":{"n":${"[".repeat(depth)}${"]".repeat(depth)}}}`)
+    const body = `{"jsonrpc":"2.0","id":"deep-metadata","method":"message/send","params":{"configuration":{"blocking":false},"message":${message}}}`
+    const env = expectWellFormed(await t.raw(body), "deep metadata")
+    if ("result" in env) t.cancelLater(asObject(env.result, "result").id as string)
+    await expectAlive(t, "after deep metadata")
+  }),
+
+  scenario("malformed: an error never echoes a 64 KiB id in full", async (t) => {
+    const id = `long-${"x".repeat(64 * 1024)}`
+    const reply = await t.raw(JSON.stringify({ jsonrpc: "2.0", id: "long-id", method: "tasks/get", params: { id } }))
+    const env = expectWellFormed(reply, "64 KiB task id")
+    check("error" in env, `an unknown task must be an error, got ${show(env.result)}`)
+    check(reply.text.length < 16 * 1024, `the reply is ${reply.text.length} characters long: it echoes the id`)
+  }),
+
   scenario("malformed: invalid UTF-8 bytes get a well-formed reply and the server survives", async (t) => {
     const head = new TextEncoder().encode('{"jsonrpc":"2.0","id":"utf8","method":"tasks/get","params":{"id":"')
     const tail = new TextEncoder().encode('"}}')

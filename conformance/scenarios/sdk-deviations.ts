@@ -29,6 +29,11 @@ export const sdkKnownFailures: Readonly<Record<string, string>> = {
   "errors: a file part with both bytes and uri is -32602": "the SDK does not validate parts",
   "errors: a file part with neither bytes nor uri is -32602": "the SDK does not validate parts",
   "errors: a text part whose text is not a string is -32602": "the SDK does not validate parts",
+  "errors: a part without kind is -32602": "the SDK does not validate parts",
+  "errors: a part with an unknown kind is -32602": "the SDK does not validate parts",
+  "malformed: 10k nested arrays in a message's metadata get a well-formed reply, never a server error":
+    "the SDK stores the metadata, and writing it back in the Task overflows the stack: HTTP 500",
+  "malformed: an error never echoes a 64 KiB id in full": "the SDK quotes the whole task id in its -32001 message",
   "malformed: a body that is not JSON is -32700 with HTTP 200 and id null":
     "the SDK's express JSON error handler answers -32700 with HTTP 400",
   "malformed: an empty body is -32700":

@@ -58,6 +58,28 @@ const Forbidden = Schema.Never.annotations({
   title: "absent"
 })
 
+/** How long an id (task, context, message, push config) may be: longer ones are refused, never stored or echoed. */
+export const MAX_ID_LENGTH = 256
+
+/**
+ * The id of a task, context, message or push config as a peer sends it: a string of at most
+ * {@link MAX_ID_LENGTH} characters (upstream sets no bound; we are stricter). The message never repeats the
+ * value, which may be huge.
+ */
+export const Identifier = Schema.String.pipe(
+  Schema.maxLength(MAX_ID_LENGTH, { message: () => `an id may be at most ${MAX_ID_LENGTH} characters long` })
+)
+
+/** How long a webhook URL may be, in characters. */
+export const MAX_WEBHOOK_URL_LENGTH = 2_048
+
+/** A webhook URL as a peer sends it: at most {@link MAX_WEBHOOK_URL_LENGTH} characters (stricter than upstream). */
+export const WebhookUrl = Schema.String.pipe(
+  Schema.maxLength(MAX_WEBHOOK_URL_LENGTH, {
+    message: () => `a webhook URL may be at most ${MAX_WEBHOOK_URL_LENGTH} characters (2 KiB) long`
+  })
+)
+
 /** A property that must not be present (`field?: never`). */
 export const absent = optional(Forbidden)
 

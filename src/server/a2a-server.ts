@@ -196,6 +196,16 @@ const checkPublicUrl = (publicUrl: string | undefined): void => {
   }
 }
 
+/**
+ * Paths match exactly. The router's defaults fold `//` into `/` and drop a trailing slash, so `POST //` and
+ * `GET //.well-known/agent-card.json` would reach handlers that read a different path than the one routed;
+ * such a path names no A2A route and is not found. The published card's URLs are matched as published.
+ */
+const exactPaths: Context.Tag.Service<typeof HttpLayerRouter.RouterConfig> = {
+  ignoreDuplicateSlashes: false,
+  ignoreTrailingSlash: false
+}
+
 const untracedRuntime = Effect.runSync(
   Effect.locally(Effect.runtime<never>(), HttpMiddleware.currentTracerDisabledWhen, () => true)
 )
@@ -213,7 +223,7 @@ export const A2AServer = {
     const routes = await Effect.runPromise(Scope.extend(
       Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
-    )) as unknown as HttpApp.Default
+    ).pipe(Effect.provideService(HttpLayerRouter.RouterConfig, exactPaths))) as unknown as HttpApp.Default
     // Requests, streams and the agents they start run on a scheduler that lets socket writes out.
     const app: HttpApp.Default = Effect.withScheduler(routes, ioScheduler)
     // The Web handler runs on the default runtime, whose tracer drops every span: the platform's

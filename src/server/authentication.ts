@@ -12,6 +12,7 @@ import { challengeFor, joinChallenges } from "../auth/challenge.ts"
 import type { Authenticator } from "../auth/authenticator.ts"
 import { anonymous, type Principal } from "../auth/principal.ts"
 import { refusalResponse } from "../auth/refusal-response.ts"
+import { requestUrl } from "./request-url.ts"
 
 const extendedCardMethod = "agent/getAuthenticatedExtendedCard"
 
@@ -75,7 +76,7 @@ export const makePrincipalResolver = (
     const certificate = options.clientCertificate?.(request)
     const authRequest = {
       headers: new Headers(request.headers as Record<string, string>),
-      url: new URL(request.url, "http://localhost"),
+      url: requestUrl(request.url),
       ...(certificate !== undefined ? { clientCertificate: certificate } : {})
     }
     const authTarget: AuthTarget = {
@@ -103,8 +104,14 @@ export const makePrincipalResolver = (
   }
 }
 
-/** The skill a message asks for through `metadata.skill`, if it names one of the card's skills. */
+const own = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
+
+/**
+ * The skill a message asks for through `metadata.skill`, if it names one of the card's skills. Give it the
+ * decoded params, the value the agent will see; only own members count, never inherited ones.
+ */
 export const requestedSkill = (card: AgentCard, params: unknown): string | undefined => {
-  const skill = (params as { message?: { metadata?: { skill?: unknown } } } | undefined)?.message?.metadata?.skill
+  const skill = own(own(own(params, "message"), "metadata"), "skill")
   return typeof skill === "string" && card.skills.some((s) => s.id === skill) ? skill : undefined
 }

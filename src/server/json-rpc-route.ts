@@ -7,7 +7,14 @@
  */
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { Cause, Clock, Effect, Either, Exit, Option, Stream } from "effect"
-import { decodeRequest } from "../../schemas/decode-request.ts"
+import {
+  decodeRequest,
+  type DecodedRequest,
+  type DecodeRequestOptions,
+  type ExtensionRequest,
+  parseJsonBody,
+  type RequestFailure
+} from "../../schemas/decode-request.ts"
 import {
   Internal,
   InvalidRequest,
@@ -19,7 +26,7 @@ import type { AgentCard } from "../../schemas/index.ts"
 import { methods, type MethodName } from "../../schemas/methods.ts"
 import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
-import { requestedSkill, type PrincipalResolver } from "./authentication.ts"
+import { requestedSkill, type PrincipalResolver, type RequestTarget } from "./authentication.ts"
 import { readBody, utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
@@ -61,16 +68,6 @@ const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
   return new Internal({ message: "Internal error" })
 }
 
-/**
- * `JSON.parse`, dropping `__proto__` keys: decoding copies records key by key, and such a key
- * would otherwise replace the prototype of the decoded object. The reviver only runs when the
- * text contains the key, so ordinary requests pay nothing for it.
- */
-const parseJson = (text: string): unknown =>
-  text.includes("__proto__")
-    ? JSON.parse(text, (key, value) => (key === "__proto__" ? undefined : value))
-    : JSON.parse(text)
-
 /** The task a request concerns, for the audit trail: named in the params or created by the call. */
 const taskIdOf = (params: unknown, result: unknown): string | undefined => {
   const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
@@ -89,50 +86,52 @@ interface RequestFields {
   readonly taskId?: string | undefined
 }
 
-/** The id (when it is a valid JSON-RPC id), method and params of a parsed body, without judging it. */
-const peekEnvelope = (parsed: unknown): { id: RequestId; method?: string; params?: unknown } => {
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { id: null }
-  const { id, method, params } = parsed as { id?: unknown; method?: unknown; params?: unknown }
-  const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null
-  return { id: validId, ...(typeof method === "string" ? { method } : {}), params }
+/**
+ * A request body decoded once, before anything else looks at it: authentication, skill selection and the
+ * method all read this one value, so none of them can see a different request than the others.
+ */
+const decodeBody = (
+  bytes: Uint8Array,
+  options: DecodeRequestOptions
+): { readonly decoded: DecodedRequest | ExtensionRequest | RequestFailure; readonly method?: string } => {
+  const text = utf8(bytes)
+  if (text === undefined) return { decoded: { _tag: "Failure", id: null, error: new JSONParse({ message: "Request body is not valid UTF-8" }) } }
+  const parsed = parseJsonBody(text)
+  if (parsed._tag === "Failure") return { decoded: parsed }
+  const decoded = decodeRequest(parsed.value, options)
+  if (decoded._tag !== "Failure") return { decoded, method: decoded.method }
+  // A refused request still names its method to the authorization hook, as far as the envelope says.
+  const value = parsed.value as { readonly method?: unknown } | null
+  const method = typeof value === "object" && value !== null && Object.hasOwn(value, "method") ? value.method : undefined
+  return typeof method === "string" ? { decoded, method } : { decoded }
 }
 
-const skillTarget = (card: AgentCard, params: unknown): { skill?: string } => {
-  const skill = requestedSkill(card, params)
-  return skill === undefined ? {} : { skill }
+/** Who a request claims to be for the resolver: its id, method and the skill its decoded params name. */
+const targetOf = (card: AgentCard, body: ReturnType<typeof decodeBody>): RequestTarget => {
+  const { decoded, method } = body
+  const skill = decoded._tag === "Failure" ? undefined : requestedSkill(card, decoded.params)
+  return { id: decoded.id, ...(method !== undefined ? { method } : {}), ...(skill !== undefined ? { skill } : {}) }
 }
 
 /** Builds the handler of `POST <rpcPath>`. */
 export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const { handlers, options } = deps
   const extensions = deps.card.capabilities.extensions ?? []
-  const decodeOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
+  const decodeOptions: DecodeRequestOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const body = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
-      if (body._tag === "Left") {
-        return body.left._tag === "BodyTooLarge"
+      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
+      if (read._tag === "Left") {
+        return read.left._tag === "BodyTooLarge"
           ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
           : jsonError(null, new InvalidRequest({ message: "The request body could not be read" }), 400)
       }
-      const text = utf8(body.right)
-      if (text === undefined) return jsonError(null, new JSONParse({ message: "Request body is not valid UTF-8" }))
-      let parsed: unknown
-      try {
-        parsed = parseJson(text)
-      } catch {
-        return jsonError(null, new JSONParse({ message: "Request body is not valid JSON" }))
-      }
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
-      // nothing about methods or params; the envelope is only peeked at for the id, method and skill.
-      const peeked = peekEnvelope(parsed)
-      const authenticated = yield* Effect.either(deps.principal(request, {
-        id: peeked.id,
-        ...(peeked.method !== undefined ? { method: peeked.method } : {}),
-        ...skillTarget(deps.card, peeked.params)
-      }))
+      // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
+      const body = decodeBody(read.right, decodeOptions)
+      const authenticated = yield* Effect.either(deps.principal(request, targetOf(deps.card, body)))
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
 
@@ -143,10 +142,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           ? deps.audit.record({ kind: "request", principal: principal.id, ...fields, ...(taskId === undefined ? {} : { taskId }) })
           : Effect.void
 
-      const decoded = decodeRequest(parsed, decodeOptions)
+      const { decoded } = body
       if (decoded._tag === "Failure") {
         const recorded = yield* Effect.either(recordRequest({
-          method: peeked.method ?? "",
+          method: body.method ?? "",
           outcome: "error",
           errorCode: decoded.error.code,
           durationMs: 0,

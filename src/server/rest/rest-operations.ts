@@ -2,14 +2,19 @@
  * What each REST operation calls: its JSON-RPC method (the same handler, so gating and the runtime are
  * shared), its params read from the path, query and body, and how its result is written.
  *
- * Params are decoded before anything runs, so a bad request is InvalidParams (400) and never reaches a
- * handler.
+ * Params are decoded before anything runs, ids from the path included, so a bad request is InvalidParams
+ * (400) and never reaches a handler.
  */
 import { Effect, Either, Schema, type Stream } from "effect"
 import { describeParamsError } from "../../../schemas/decode-request.ts"
 import { InvalidParams, type ProtocolError } from "../../../schemas/error-catalogue.ts"
 import type { MethodName } from "../../../schemas/methods.ts"
 import { TaskIdParams, TaskQueryParams } from "../../../schemas/params.ts"
+import {
+  DeleteTaskPushNotificationConfigParams,
+  GetTaskPushNotificationConfigParams,
+  ListTaskPushNotificationConfigParams
+} from "../../../schemas/push.ts"
 import { cardToRest, decodeRestRequest, toRest } from "../../../schemas/rest/index.ts"
 import type { SequencedEvent } from "../../runtime/task-runtime.ts"
 import type { CallContext, MethodHandlers } from "../method-handlers.ts"
@@ -106,18 +111,18 @@ export const prepareCall = (
       return call("tasks/pushNotificationConfig/set", decodeRestRequest.createPushConfig(body, operation.taskId), (p, ctx) =>
         Effect.map(handlers["tasks/pushNotificationConfig/set"](p, ctx), (c) => json(toRest.taskPushConfig(c))))
     case "listPushConfigs":
-      return call("tasks/pushNotificationConfig/list", Either.right({ id: operation.taskId }), (p, ctx) =>
+      return call("tasks/pushNotificationConfig/list", decodeParams(ListTaskPushNotificationConfigParams, { id: operation.taskId }), (p, ctx) =>
         Effect.map(handlers["tasks/pushNotificationConfig/list"](p, ctx), (cs) => json(toRest.pushConfigList(cs))))
     case "getPushConfig":
       return call(
         "tasks/pushNotificationConfig/get",
-        Either.right({ id: operation.taskId, pushNotificationConfigId: operation.configId }),
+        decodeParams(GetTaskPushNotificationConfigParams, { id: operation.taskId, pushNotificationConfigId: operation.configId }),
         (p, ctx) => Effect.map(handlers["tasks/pushNotificationConfig/get"](p, ctx), (c) => json(toRest.taskPushConfig(c)))
       )
     case "deletePushConfig":
       return call(
         "tasks/pushNotificationConfig/delete",
-        Either.right({ id: operation.taskId, pushNotificationConfigId: operation.configId }),
+        decodeParams(DeleteTaskPushNotificationConfigParams, { id: operation.taskId, pushNotificationConfigId: operation.configId }),
         (p, ctx) => Effect.as(handlers["tasks/pushNotificationConfig/delete"](p, ctx), { _tag: "Empty" } as const)
       )
     case "card":

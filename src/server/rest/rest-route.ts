@@ -31,7 +31,8 @@ import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from ".
 import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
-import { readJsonBody } from "./rest-body.ts"
+import { requestUrl } from "../request-url.ts"
+import { type JsonBody, readJsonBody } from "./rest-body.ts"
 import { bodyRule, methodOf, prepareCall, type RestOutcome } from "./rest-operations.ts"
 import { matchRestRoute } from "./rest-paths.ts"
 import { restSseBody } from "./rest-sse.ts"
@@ -81,7 +82,7 @@ export const restRoute = (deps: RestRouteDeps) => {
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const url = new URL(request.url, "http://localhost")
+      const url = requestUrl(request.url)
       const match = matchRestRoute(request.method, url.pathname)
       switch (match._tag) {
         case "BadPath":
@@ -98,14 +99,16 @@ export const restRoute = (deps: RestRouteDeps) => {
       const { operation } = match
 
       const rule = bodyRule(operation.op)
-      let body: unknown = undefined
+      let body: JsonBody = Either.right(undefined)
       if (rule !== "none") {
         const read = yield* Effect.either(readJsonBody(request, options.maxBodyBytes, rule === "required"))
         if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
         body = read.right
       }
-      // Who is calling is settled before the body is judged: an unauthenticated caller learns nothing from it.
-      const skill = requestedSkill(deps.card, body)
+      // The body is decoded once, and who is calling is settled before anything about it is answered: an
+      // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
+      const prepared = Either.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
+      const skill = Either.isRight(prepared) ? requestedSkill(deps.card, prepared.right.params) : undefined
       const authenticated = yield* Effect.either(
         deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
       )
@@ -131,8 +134,7 @@ export const restRoute = (deps: RestRouteDeps) => {
         Effect.map(Effect.either(recordRequest(method, Either.left(error), params, 0)), (recorded) =>
           errorJson(recorded._tag === "Left" ? recorded.left : error))
 
-      const prepared = prepareCall(handlers, operation, body, url.searchParams)
-      if (prepared._tag === "Left") return yield* refuse(methodOf[operation.op], prepared.left, body)
+      if (prepared._tag === "Left") return yield* refuse(methodOf[operation.op], prepared.left, Either.getOrUndefined(body))
       const { method, params } = prepared.right
 
       const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
