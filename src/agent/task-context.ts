@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import type { Effect } from "effect"
+import type { Effect, Option } from "effect"
 import type { Message, Task } from "../../schemas/index.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
@@ -48,7 +48,11 @@ export interface TaskContext {
   readonly contextId: string
   /** The task as it stands now (a fresh snapshot on every read). */
   readonly task: Task
-  /** The user message that started this run of `execute`. */
+  /**
+   * The user message that started this run of `execute`: the task's first message, the answer that woke a
+   * task whose last run returned while waiting for input, or a message that arrived during the previous
+   * run and was not taken with {@link TaskContext.receive}.
+   */
   readonly message: Message
   /** The task's messages so far, oldest first (a fresh snapshot on every read). */
   readonly history: ReadonlyArray<Message>
@@ -64,6 +68,17 @@ export interface TaskContext {
   readonly requestInput: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
   /** Moves to `auth-required` and waits for the user's next message on this task. */
   readonly requestAuth: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
+  /**
+   * Takes the next user message sent to this task while the agent works on it, waiting for one if none
+   * is there yet; the task stays `working`. Messages are taken in the order they arrived. A message that
+   * arrives while a `requestInput`/`requestAuth` waits answers that instead. Messages the agent does not
+   * take are not lost: when a run returns with the task still `submitted` or `working`, `execute` runs
+   * again with the first of them as `ctx.message` (before `onReturn` applies). Fails with
+   * {@link TaskActionRefused} once the task has ended.
+   */
+  readonly receive: () => Effect.Effect<Message, TaskActionRefused>
+  /** As {@link TaskContext.receive}, without waiting: the next waiting message, if any. */
+  readonly tryReceive: () => Effect.Effect<Option.Option<Message>>
   /** Ends the task `completed`. */
   readonly complete: (message?: MessageInput) => Effect.Effect<void, TaskActionRefused>
   /** Ends the task `failed`. */

@@ -27,7 +27,7 @@ import { findConfig, removeConfig, upsertConfig } from "./push-configs.ts"
 import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
-import type { RunInput, TaskChange, TaskHost } from "./task-host.ts"
+import type { RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
 import type { TaskRecord, TaskStore } from "./task-store.ts"
 
@@ -110,10 +110,38 @@ export interface TaskRuntime {
    * change, terminal), for as long as the Scope lives. Keep it cheap: enqueue, don't work (push sender, audit).
    */
   readonly onTaskChange: (listener: (change: TaskChange) => void) => Effect.Effect<void, never, Scope.Scope>
-  /** Number of tasks whose actor lives in this process right now (terminal tasks leave at once). */
+  /**
+   * Number of tasks whose actor lives in this process right now (terminal tasks leave once their final
+   * record is stored).
+   */
   readonly hosted: () => number
+  /**
+   * How the store is doing, for health checks and metrics: a finished task whose terminal record the
+   * store refused stays hosted (and counted in `unstoredTasks`) while the write is retried.
+   */
+  readonly storeHealth: () => StoreHealth
   /** Ends the runtime by the {@link ShutdownRule}. */
   readonly shutdown: (rule?: ShutdownRule) => Effect.Effect<void>
+}
+
+/** A snapshot of the store's health as the runtime sees it (see {@link TaskRuntime.storeHealth}). */
+export interface StoreHealth {
+  /**
+   * Finished tasks whose terminal record is not stored yet: they stay in memory, answer their true state,
+   * and their write is retried with backoff until it succeeds. Above 0 for long means the store is down.
+   */
+  readonly unstoredTasks: number
+  /** Store operations of task writes that failed since the runtime started (retries included). */
+  readonly failedWrites: number
+}
+
+/**
+ * How a terminal record that the store refused is retried: exponential backoff from `base` (default
+ * 100 ms), doubling up to `max` (default 30 s), each delay jittered by ±20%, for as long as the runtime runs.
+ */
+export interface StoreRetryOptions {
+  readonly base?: Duration.DurationInput
+  readonly max?: Duration.DurationInput
 }
 
 /** Options of {@link TaskRuntime.make}. */
@@ -133,6 +161,8 @@ export interface TaskRuntimeOptions {
    * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
    */
   readonly readerStall?: Duration.DurationInput
+  /** Retry of terminal records the store refused; see {@link StoreRetryOptions}. */
+  readonly storeRetry?: StoreRetryOptions
 }
 
 /** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
@@ -161,12 +191,19 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const listeners = new Set<(change: TaskChange) => void>()
     const inputModes = acceptedInputModes(agent.card)
     let accepting = true
+    const storeHealth: StoreHealthCounters = { unstoredTasks: 0, failedWrites: 0 }
+    const storeRetry = Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2).pipe(
+      Schedule.union(Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))),
+      Schedule.jittered
+    )
 
     const env = {
       agent,
       store,
       window: options.logWindow ?? defaultLogWindow,
       stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
+      storeRetry,
+      storeHealth,
       // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
       // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
       // `inline` (a blocking send, whose caller only waits for the outcome) starts it at once: an agent that
@@ -411,6 +448,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         Effect.map(configsOf(params.id, ctx), (cs) => cs.map((c) => ({ taskId: params.id, pushNotificationConfig: c }))),
       deletePushConfig: (params, ctx) => changeConfigs(params.id, ctx, (cs) => removeConfig(cs, params.pushNotificationConfigId)),
       hosted: () => hosts.size,
+      storeHealth: () => ({ unstoredTasks: storeHealth.unstoredTasks, failedWrites: storeHealth.failedWrites }),
       onTaskChange: (listener) =>
         Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener))).pipe(Effect.asVoid),
       shutdown: (rule = {}) =>
