@@ -45,6 +45,11 @@ export interface ArtifactOptions {
  */
 export interface TaskContext {
   readonly taskId: string
+  /**
+   * The conversation this task belongs to. A context belongs to the principal that started it: a message
+   * naming another principal's context starts its task in a fresh context instead, so `contextId` is a
+   * safe key for conversation memory (for as long as the task store keeps the context; see its TTL).
+   */
   readonly contextId: string
   /** The task as it stands now (a fresh snapshot on every read). */
   readonly task: Task
@@ -54,7 +59,7 @@ export interface TaskContext {
    * run and was not taken with {@link TaskContext.receive}.
    */
   readonly message: Message
-  /** The task's messages so far, oldest first (a fresh snapshot on every read). */
+  /** This task's messages so far, oldest first (a fresh snapshot on every read); never another task's. */
   readonly history: ReadonlyArray<Message>
   /** Extension URIs the client activated for the request that started this run. */
   readonly extensions: ReadonlyArray<string>

@@ -328,6 +328,11 @@ export const makeTaskHost = (
     const tryReceive = (): Effect.Effect<Option.Option<Message>> =>
       Effect.sync(() => Option.map(Option.fromNullable(inbox.shift()), (input) => input.message))
 
+    const replyRefusal = () =>
+      materialized || replied !== undefined
+        ? new TaskActionRefused({ action: "reply", state: materialized ? state() : "completed", reason: "task-exists", message: "reply is only valid as the first action of a new task" })
+        : undefined
+
     const contextFor = (input: RunInput): TaskContext => ({
       taskId,
       contextId,
@@ -363,17 +368,23 @@ export const makeTaskHost = (
       reject: statusAction("reject", "reject"),
       reply: (input) =>
         Effect.suspend(() => {
-          if (materialized || replied !== undefined) {
-            return Effect.fail(
-              new TaskActionRefused({ action: "reply", state: materialized ? state() : "completed", reason: "task-exists", message: "reply is only valid as the first action of a new task" })
-            )
-          }
+          const refusal = replyRefusal()
+          if (refusal !== undefined) return Effect.fail(refusal)
           const { taskId: _omit, ...message } = toAgentMessage(input, { taskId, contextId })
-          replied = message
-          log.append(message)
-          signal()
-          release()
-          return forget
+          // No task record will carry the context the reply names: claim it for the owner explicitly.
+          return Effect.zipRight(
+            Effect.catchAll(env.store.claimContext(contextId, owner), (failure) =>
+              Effect.logError(`context ${contextId} of a reply could not be recorded as ${owner}'s`, failure)),
+            Effect.suspend(() => {
+              const late = replyRefusal()
+              if (late !== undefined) return Effect.fail(late)
+              replied = message
+              log.append(message)
+              signal()
+              release()
+              return forget
+            })
+          )
         })
     })
 

@@ -60,7 +60,9 @@ export interface TaskRuntime {
   readonly agent: Agent
   readonly store: TaskStore
   /**
-   * `message/send`. Without `taskId` starts a task (in `contextId` when given); with one, continues it.
+   * `message/send`. Without `taskId` starts a task; with one, continues it. A `contextId` names the
+   * conversation: the caller's own, or one nobody has used, which then becomes the caller's; a context
+   * of another principal is never joined, the task starts in a fresh context instead.
    * `configuration.blocking` (default true) waits until the task is terminal or interrupted; `false`
    * answers once the task exists (the agent's first action), since the agent may answer with a Message.
    */
@@ -279,6 +281,20 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const addInlineConfig = (host: TaskHost, config: PushNotificationConfig | undefined) =>
       config === undefined ? Effect.void : host.updatePushConfigs((cs) => upsertConfig(cs, config).configs)
 
+    /**
+     * The context of a new task: the one the message names when `owner` owns it or nobody does (it then
+     * becomes `owner`'s), otherwise a fresh one. Contexts never cross principals, so `ctx.contextId` is a
+     * key an agent can keep conversation memory under.
+     */
+    const contextOf = (message: Message, owner: string): Effect.Effect<string, ProtocolError> => {
+      const named = message.contextId
+      if (named === undefined) return Effect.succeed(crypto.randomUUID())
+      return Effect.map(
+        Effect.mapError(store.claimContext(named, owner), storeFailed),
+        (recorded) => (recorded === owner ? named : crypto.randomUUID())
+      )
+    }
+
     /** Starts a new task for the message (flat Effect chain: this runs once per task). */
     const startTask = (params: MessageSendParams, input: RunInput, owner: string, inline: boolean) =>
       Effect.suspend(() => {
@@ -286,7 +302,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const message = params.message
         const taskId = crypto.randomUUID()
         return Effect.flatMap(
-          makeTaskHost(env, { taskId, contextId: message.contextId ?? crypto.randomUUID(), owner, message, pushConfigs: [] }),
+          Effect.flatMap(contextOf(message, owner), (contextId) => makeTaskHost(env, { taskId, contextId, owner, message, pushConfigs: [] })),
           (host) => {
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
