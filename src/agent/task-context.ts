@@ -6,7 +6,11 @@ import type { MessageInput, PartsInput } from "./messages.ts"
 
 /**
  * The task refused an agent action, e.g. `complete` after a cancel, `artifact` while waiting for input,
- * a chunk for a closed artifact, or `reply` after the task was created. `reason` is the machine's.
+ * a chunk for a closed artifact, or `reply` after the task was created (`reason` is the machine's:
+ * "terminal", "interrupted", "artifact-closed", "task-exists", ...). Reason "invalid-output": what the
+ * action carried is not valid A2A 0.3.0 (a part of the wrong shape, empty parts, a file with both bytes
+ * and uri, metadata or data that is not JSON such as a bigint, Date or function); `message` says where,
+ * e.g. "artifact is not valid A2A: artifact.parts[0].text: Expected string, actual 42".
  */
 export class TaskActionRefused extends Data.TaggedError("TaskActionRefused")<{
   readonly action: string
@@ -34,6 +38,9 @@ export interface ArtifactOptions {
  *
  * Every action is an event of the task's lifecycle machine; an action the machine does not accept fails
  * with {@link TaskActionRefused} and changes nothing. Messages may be given as text, part(s) or a Message.
+ * What an action carries is checked once against the wire schemas and copied: text is always valid,
+ * objects that are not valid A2A are refused (reason "invalid-output"), fields the schema does not know
+ * are dropped, and changing an object after handing it over does not change the task.
  *
  * @example
  * const execute = (ctx: TaskContext) => Effect.gen(function*() {

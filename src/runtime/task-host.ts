@@ -1,9 +1,10 @@
-import { Cause, Clock, Deferred, Effect, Exit, Fiber, FiberId, Option, Schedule } from "effect"
+import { Cause, Clock, Deferred, Effect, Either, Exit, Fiber, FiberId, Option, Schedule } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
 import type { Agent } from "../agent/agent.ts"
-import { toAgentMessage, toParts } from "../agent/messages.ts"
+import { agentMessageOf, artifactChunkOf } from "../agent/agent-output.ts"
+import { toAgentMessage } from "../agent/messages.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
 import { traced } from "./tracing.ts"
@@ -103,6 +104,9 @@ export interface TaskHost {
     f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
   ) => Effect.Effect<void>
 }
+
+const artifactRefused = (r: TransitionRefused) =>
+  new TaskActionRefused({ action: "artifact", state: r.from, reason: r.reason, message: r.message })
 
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
@@ -268,31 +272,45 @@ export const makeTaskHost = (
     const agentMessage = (input: MessageInput | undefined) =>
       input === undefined ? {} : { message: toAgentMessage(input, { taskId, contextId }) }
 
+    /** The agent handed something that is not valid A2A: refused before anything changes. */
+    const invalidOutput = (action: string, problem: string) =>
+      new TaskActionRefused({ action, state: replied !== undefined ? "completed" : materialized ? state() : "pending", reason: "invalid-output", message: problem })
+
+    /** The agent's message checked against the wire schema (see agent-output.ts), or the refusal. */
+    const checkedMessage = (action: string, input: MessageInput): Either.Either<Message, TaskActionRefused> =>
+      Either.mapLeft(agentMessageOf(input, { taskId, contextId }), (problem) => invalidOutput(action, problem))
+
     /** A status change as a literal: spreading a temporary `{ message }` into it cost an allocation and a slow copy per action. */
     const statusEvent = <T extends "status" | "complete" | "fail" | "reject" | "requestInput" | "requestAuth">(
       type: T,
       timestamp: string,
-      input: MessageInput | undefined
+      message: Message | undefined
     ) =>
-      input === undefined
-        ? { type, timestamp }
-        : { type, timestamp, message: toAgentMessage(input, { taskId, contextId }) }
+      message === undefined ? { type, timestamp } : { type, timestamp, message }
 
     const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => {
       // One refusal mapper per action kind, not one per call.
       const onRefused = refused(action)
-      return (input?: MessageInput) =>
-        Effect.mapError(Effect.flatMap(isoNow, (ts) => apply(statusEvent(type, ts, input))), onRefused)
+      return (input?: MessageInput): Effect.Effect<void, TaskActionRefused> =>
+        Effect.flatMap(isoNow, (ts) => {
+          if (input === undefined) return Effect.mapError(apply(statusEvent(type, ts, undefined)), onRefused)
+          const message = checkedMessage(action, input)
+          return Either.isLeft(message)
+            ? Effect.fail(message.left)
+            : Effect.mapError(apply(statusEvent(type, ts, message.right)), onRefused)
+        })
     }
 
     const waitFor = (type: "requestInput" | "requestAuth") => (input: MessageInput) =>
       Effect.flatMap(isoNow, (ts) =>
         Effect.suspend(() => {
+          const question = checkedMessage(type, input)
+          if (Either.isLeft(question)) return Effect.fail(question.left)
           // The waiter exists before the state becomes visible, so no answer can slip past it.
           const waiter = Deferred.unsafeMake<Message>(FiberId.none)
           const previous = inputWaiter
           inputWaiter = waiter
-          const refusal = applySync(statusEvent(type, ts, input))
+          const refusal = applySync(statusEvent(type, ts, question.right))
           if (refusal !== undefined) {
             inputWaiter = previous
             return Effect.fail(refused(type)(refusal))
@@ -347,18 +365,20 @@ export const makeTaskHost = (
       principal: input.principal,
       working: statusAction("status", "working"),
       artifact: (parts, options = {}) =>
-        apply({
-          type: "artifact",
-          artifact: {
-            artifactId: options.artifactId ?? crypto.randomUUID(),
-            parts: toParts(parts),
-            ...(options.name === undefined ? {} : { name: options.name }),
-            ...(options.description === undefined ? {} : { description: options.description }),
-            ...(options.metadata === undefined ? {} : { metadata: options.metadata })
-          },
-          ...(options.append === undefined ? {} : { append: options.append }),
-          ...(options.lastChunk === undefined ? {} : { lastChunk: options.lastChunk })
-        }).pipe(Effect.mapError(refused("artifact"))),
+        Effect.suspend(() => {
+          const chunk = artifactChunkOf(parts, options)
+          if (Either.isLeft(chunk)) return Effect.fail(invalidOutput("artifact", chunk.left))
+          const { append, artifact, lastChunk } = chunk.right
+          return Effect.mapError(
+            apply({
+              type: "artifact",
+              artifact,
+              ...(append === undefined ? {} : { append }),
+              ...(lastChunk === undefined ? {} : { lastChunk })
+            }),
+            artifactRefused
+          )
+        }),
       requestInput: waitFor("requestInput"),
       requestAuth: waitFor("requestAuth"),
       receive,
@@ -370,7 +390,9 @@ export const makeTaskHost = (
         Effect.suspend(() => {
           const refusal = replyRefusal()
           if (refusal !== undefined) return Effect.fail(refusal)
-          const { taskId: _omit, ...message } = toAgentMessage(input, { taskId, contextId })
+          const checked = checkedMessage("reply", input)
+          if (Either.isLeft(checked)) return Effect.fail(checked.left)
+          const { taskId: _omit, ...message } = checked.right
           // No task record will carry the context the reply names: claim it for the owner explicitly.
           return Effect.zipRight(
             Effect.catchAll(env.store.claimContext(contextId, owner), (failure) =>
