@@ -18,6 +18,10 @@ export type { AgentCardInput } from "./agent-card-input.ts"
  *   forgotten `complete()` never leaves a task open forever);
  * - returning while `input-required`/`auth-required`: the task keeps waiting; the next user message
  *   starts a new run with that message as `ctx.message`.
+ *
+ * A user message that reaches the task while a run is going answers a pending `requestInput`, or waits
+ * for the agent in `ctx.receive()`; if the run returns with the task still `submitted`/`working` and such
+ * a message not taken, `execute` runs again with it as `ctx.message` (before `onReturn` is considered).
  */
 export interface Agent {
   readonly card: AgentCard
@@ -27,8 +31,8 @@ export interface Agent {
 }
 
 /**
- * What happens to a `submitted`/`working` task when a run of `execute` returns. `"complete"` (default) ends
- * it `completed`. `"keep"` leaves it as it is, turn by turn (the official SDKs' model): a blocking send
+ * What happens to a `submitted`/`working` task when a run of `execute` returns and no message sent during
+ * the run waits for the agent (one that does starts the next run). `"complete"` (default) ends it `completed`. `"keep"` leaves it as it is, turn by turn (the official SDKs' model): a blocking send
  * answers once the run has returned, and the next user message on the task runs `execute` again.
  */
 export type OnReturn = "complete" | "keep"

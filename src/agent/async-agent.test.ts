@@ -54,4 +54,26 @@ describe("Agent.fromAsync", () => {
       expect(yield* Deferred.await(aborted)).toBe("TaskActionRefused")
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("canceled")
     }))
+
+  it.scoped("receives messages sent to the task while it works, with and without waiting", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const runtime = yield* TaskRuntime.make(
+        Agent.fromAsync({
+          card: testCard(),
+          execute: async (ctx) => {
+            const none = ctx.tryReceive()
+            await ctx.working()
+            Effect.runSync(Deferred.succeed(started, undefined))
+            const next = await ctx.receive()
+            await ctx.complete(`${none === undefined ? "nothing, then" : "?"} ${messageText(next)}`)
+          }
+        })
+      )
+      const task = (yield* runtime.send({ message: userMessage("x"), configuration: { blocking: false } }, alice)) as Task
+      yield* Deferred.await(started)
+      const done = (yield* runtime.send({ message: userMessage("hello", { taskId: task.id }) }, alice)) as Task
+      expect(done.status.state).toBe("completed")
+      expect(messageText(done.status.message!)).toBe("nothing, then hello")
+    }))
 })

@@ -1,4 +1,4 @@
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Message, Task } from "../../schemas/index.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { Agent, OnReturn } from "./agent.ts"
@@ -25,6 +25,10 @@ export interface AsyncTaskContext {
   readonly artifact: (parts: PartsInput, options?: ArtifactOptions) => Promise<void>
   readonly requestInput: (message: MessageInput) => Promise<Message>
   readonly requestAuth: (message: MessageInput) => Promise<Message>
+  /** The next user message sent to the task while the agent works on it (see `TaskContext.receive`). */
+  readonly receive: () => Promise<Message>
+  /** The next waiting user message, or undefined when none waits (see `TaskContext.tryReceive`). */
+  readonly tryReceive: () => Message | undefined
   readonly complete: (message?: MessageInput) => Promise<void>
   readonly fail: (message?: MessageInput) => Promise<void>
   readonly reject: (message?: MessageInput) => Promise<void>
@@ -63,6 +67,8 @@ const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
     artifact: (parts, options) => run(ctx.artifact(parts, options)),
     requestInput: (m) => run(ctx.requestInput(m)),
     requestAuth: (m) => run(ctx.requestAuth(m)),
+    receive: () => run(ctx.receive()),
+    tryReceive: () => Option.getOrUndefined(Effect.runSync(ctx.tryReceive())),
     complete: (m) => run(ctx.complete(m)),
     fail: (m) => run(ctx.fail(m)),
     reject: (m) => run(ctx.reject(m)),

@@ -1,12 +1,16 @@
 import { Data } from "effect"
-import type { Effect } from "effect"
+import type { Effect, Option } from "effect"
 import type { Message, Task } from "../../schemas/index.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
 
 /**
  * The task refused an agent action, e.g. `complete` after a cancel, `artifact` while waiting for input,
- * a chunk for a closed artifact, or `reply` after the task was created. `reason` is the machine's.
+ * a chunk for a closed artifact, or `reply` after the task was created (`reason` is the machine's:
+ * "terminal", "interrupted", "artifact-closed", "task-exists", ...). Reason "invalid-output": what the
+ * action carried is not valid A2A 0.3.0 (a part of the wrong shape, empty parts, a file with both bytes
+ * and uri, metadata or data that is not JSON such as a bigint, Date or function); `message` says where,
+ * e.g. "artifact is not valid A2A: artifact.parts[0].text: Expected string, actual 42".
  */
 export class TaskActionRefused extends Data.TaggedError("TaskActionRefused")<{
   readonly action: string
@@ -34,6 +38,9 @@ export interface ArtifactOptions {
  *
  * Every action is an event of the task's lifecycle machine; an action the machine does not accept fails
  * with {@link TaskActionRefused} and changes nothing. Messages may be given as text, part(s) or a Message.
+ * What an action carries is checked once against the wire schemas and copied: text is always valid,
+ * objects that are not valid A2A are refused (reason "invalid-output"), fields the schema does not know
+ * are dropped, and changing an object after handing it over does not change the task.
  *
  * @example
  * const execute = (ctx: TaskContext) => Effect.gen(function*() {
@@ -45,12 +52,21 @@ export interface ArtifactOptions {
  */
 export interface TaskContext {
   readonly taskId: string
+  /**
+   * The conversation this task belongs to. A context belongs to the principal that started it: a message
+   * naming another principal's context starts its task in a fresh context instead, so `contextId` is a
+   * safe key for conversation memory (for as long as the task store keeps the context; see its TTL).
+   */
   readonly contextId: string
   /** The task as it stands now (a fresh snapshot on every read). */
   readonly task: Task
-  /** The user message that started this run of `execute`. */
+  /**
+   * The user message that started this run of `execute`: the task's first message, the answer that woke a
+   * task whose last run returned while waiting for input, or a message that arrived during the previous
+   * run and was not taken with {@link TaskContext.receive}.
+   */
   readonly message: Message
-  /** The task's messages so far, oldest first (a fresh snapshot on every read). */
+  /** This task's messages so far, oldest first (a fresh snapshot on every read); never another task's. */
   readonly history: ReadonlyArray<Message>
   /** Extension URIs the client activated for the request that started this run. */
   readonly extensions: ReadonlyArray<string>
@@ -64,6 +80,17 @@ export interface TaskContext {
   readonly requestInput: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
   /** Moves to `auth-required` and waits for the user's next message on this task. */
   readonly requestAuth: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
+  /**
+   * Takes the next user message sent to this task while the agent works on it, waiting for one if none
+   * is there yet; the task stays `working`. Messages are taken in the order they arrived. A message that
+   * arrives while a `requestInput`/`requestAuth` waits answers that instead. Messages the agent does not
+   * take are not lost: when a run returns with the task still `submitted` or `working`, `execute` runs
+   * again with the first of them as `ctx.message` (before `onReturn` applies). Fails with
+   * {@link TaskActionRefused} once the task has ended.
+   */
+  readonly receive: () => Effect.Effect<Message, TaskActionRefused>
+  /** As {@link TaskContext.receive}, without waiting: the next waiting message, if any. */
+  readonly tryReceive: () => Effect.Effect<Option.Option<Message>>
   /** Ends the task `completed`. */
   readonly complete: (message?: MessageInput) => Effect.Effect<void, TaskActionRefused>
   /** Ends the task `failed`. */

@@ -44,4 +44,36 @@ describe("memory task store bounds", () => {
       expect(Option.isSome(yield* store.get("a"))).toBe(true)
       expect(Option.isNone(yield* store.get("b"))).toBe(true)
     }))
+
+  it.scoped("keeps a context owned while it has tasks, then for the time to live", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
+      yield* store.put({ task: sampleTask("t", "completed", "ctx-a"), owner: "alice", pushConfigs: [] }, 0)
+      expect(yield* store.claimContext("only-claimed", "alice")).toBe("alice")
+      yield* TestClock.adjust("9 seconds")
+      expect(yield* store.claimContext("ctx-a", "bob")).toBe("alice")
+      expect(yield* store.claimContext("only-claimed", "bob")).toBe("alice")
+      // the task expires at 10 s; its context stays owned for another 10 s
+      yield* TestClock.adjust("2 seconds")
+      expect(Option.isNone(yield* store.get("t"))).toBe(true)
+      expect(yield* store.claimContext("ctx-a", "bob")).toBe("alice")
+      yield* TestClock.adjust("10 seconds")
+      expect(yield* store.claimContext("ctx-a", "bob")).toBe("bob")
+      expect(yield* store.claimContext("only-claimed", "bob")).toBe("bob")
+    }))
+
+  it.scoped("keeps the contexts of running tasks however old, and bounds idle ones", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds", maxTerminalTasks: 2 })
+      yield* store.put({ task: sampleTask("run", "working", "ctx-run"), owner: "alice", pushConfigs: [] }, 0)
+      for (const c of ["i1", "i2", "i3"]) {
+        yield* TestClock.adjust("1 second")
+        yield* store.claimContext(c, "alice")
+      }
+      // beyond two idle contexts the oldest went
+      expect(yield* store.claimContext("i1", "bob")).toBe("bob")
+      expect(yield* store.claimContext("i3", "bob")).toBe("alice")
+      yield* TestClock.adjust("1 hour")
+      expect(yield* store.claimContext("ctx-run", "bob")).toBe("alice")
+    }))
 })

@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Scope } from "effect"
+import { makeContextOwners } from "./context-owners.ts"
 import { isTerminalTask, VersionConflict } from "./task-store.ts"
 import type { TaskListFilter, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
 
@@ -11,7 +12,11 @@ export interface MemoryTaskStoreOptions {
    * Default 10,000.
    */
   readonly maxTerminalTasks?: number
-  /** How long a terminal task stays readable after its last write. Default 1 hour. */
+  /**
+   * How long a terminal task stays readable after its last write. Default 1 hour. A conversation context
+   * stays its owner's while a task of it is stored, and for this long after its last task went or its
+   * last claim (at most `maxTerminalTasks` such idle contexts are kept, the oldest go first).
+   */
   readonly terminalTtl?: Duration.DurationInput
   /** How often expired tasks are swept when nobody touches the store. Default: the TTL, at most 1 minute. */
   readonly sweepInterval?: Duration.DurationInput
@@ -35,6 +40,7 @@ export const makeMemoryTaskStore = (
     const ttl = Duration.toMillis(Duration.decode(options.terminalTtl ?? Duration.hours(1)))
     const sweepEvery = options.sweepInterval ?? Duration.millis(Math.max(1, Math.min(ttl, 60_000)))
     const records = new Map<string, TaskRecord>()
+    const contexts = makeContextOwners({ ttlMs: ttl, maxIdle: maxTerminal })
     // Terminal records in write order: with one TTL for all, the front is always the first to expire.
     // An array queue, not a Map walked from its start: a Map keeps deleted slots until it rehashes, and
     // skipping them on every eviction (once past the size bound) cost a tenth of a task's time.
@@ -47,9 +53,12 @@ export const makeMemoryTaskStore = (
     let order: Array<Terminal> = []
     let head = 0
 
-    const drop = (id: string) => {
+    const drop = (id: string, now: number) => {
+      const record = records.get(id)
+      if (record === undefined) return
       records.delete(id)
       terminal.delete(id)
+      contexts.taskRemoved(record.task.contextId, now)
     }
 
     const compact = () => {
@@ -77,7 +86,7 @@ export const makeMemoryTaskStore = (
             nextExpiry = entry.at + ttl
             break
           }
-          drop(entry.id)
+          drop(entry.id, now)
         }
         head++
       }
@@ -94,7 +103,8 @@ export const makeMemoryTaskStore = (
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         sweep(now)
         const taskId = input.task.id
-        const actual = records.get(taskId)?.version ?? 0
+        const previous = records.get(taskId)
+        const actual = previous?.version ?? 0
         if (actual !== expectedVersion) {
           return Effect.fail(new VersionConflict({ taskId, expected: expectedVersion, actual }))
         }
@@ -106,6 +116,10 @@ export const makeMemoryTaskStore = (
           updatedAt: now
         }
         records.set(taskId, record)
+        if (previous?.task.contextId !== input.task.contextId) {
+          if (previous !== undefined) contexts.taskRemoved(previous.task.contextId, now)
+          contexts.taskAdded(input.task.contextId, input.owner)
+        }
         terminal.delete(taskId)
         if (isTerminalTask(input.task)) {
           const entry: Terminal = { id: taskId, at: now }
@@ -123,7 +137,14 @@ export const makeMemoryTaskStore = (
       (f?.contextId === undefined || r.task.contextId === f.contextId)
 
     yield* Effect.forkScoped(
-      Effect.repeat(Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => sweep(now))), Schedule.spaced(sweepEvery))
+      Effect.repeat(
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.sync(() => {
+            sweep(now)
+            contexts.sweep(now)
+          })),
+        Schedule.spaced(sweepEvery)
+      )
     )
 
     const store: MemoryTaskStore = {
@@ -132,10 +153,15 @@ export const makeMemoryTaskStore = (
       list: (filter) =>
         withNow(() => [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)),
       delete: (id) =>
-        Effect.sync(() => {
+        Effect.map(Clock.currentTimeMillis, (now) => {
           const existed = records.has(id)
-          drop(id)
+          drop(id, now)
           return existed
+        }),
+      claimContext: (contextId, owner) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          contexts.sweep(now)
+          return contexts.claim(contextId, owner, now)
         }),
       size: () => records.size
     }

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
-import type { TaskStore } from "./task-store.ts"
+import { TaskStoreFailure } from "./task-store.ts"
+import type { TaskStore, VersionConflict } from "./task-store.ts"
 
 /** Options of {@link persistTask}. */
 export interface PersistOptions {
@@ -11,12 +12,21 @@ export interface PersistOptions {
   readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
   /** The Task to write now, or undefined while the task does not exist yet. */
   readonly current: () => Task | undefined
+  /** Called on every write or read that the store itself failed (not on a lost version race). */
+  readonly onFailure?: () => void
 }
 
 /** A host's writer to the store. */
 export interface TaskPersister {
-  /** Writes the latest Task if it changed since the last write. Writes are serialised and coalesced. */
+  /**
+   * Writes the latest Task if it changed since the last write. Writes are serialised and coalesced. A
+   * failure is logged, not raised: the next write carries the change along.
+   */
   readonly write: Effect.Effect<void>
+  /** As `write`, but fails when the latest Task and push configs are not stored afterwards. */
+  readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict>
+  /** Whether the store holds the latest Task and push configs. */
+  readonly stored: () => boolean
   readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
   /** Changes the push configs and writes them. */
   readonly updatePushConfigs: (
@@ -27,8 +37,9 @@ export interface TaskPersister {
 /**
  * Keeps a task's record in step with its host. Each write carries the version it expects; on a conflict
  * (someone else changed the record, e.g. a push config set through another process) it adopts the stored
- * version and push configs and writes again. Store failures are logged, not raised: the task goes on in
- * memory and the next write retries.
+ * version and push configs and writes again. Store failures of `write` are logged, not raised: the task
+ * goes on in memory and the next write retries; `flush` raises them for a caller that must know (the
+ * terminal record, which the host retries until it is stored).
  */
 export const persistTask = (options: PersistOptions): TaskPersister => {
   let version = options.version
@@ -38,11 +49,13 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
   const lock = makeMutex()
 
   type Update = (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
-  const attempt = (retries: number, update?: Update): Effect.Effect<void> =>
+  const counted = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.tapError(effect, (e) => (e._tag === "TaskStoreFailure" ? Effect.sync(() => options.onFailure?.()) : Effect.void))
+  const attempt = (retries: number, update?: Update): Effect.Effect<void, TaskStoreFailure | VersionConflict> =>
     Effect.suspend(() => {
       const task = options.current()
       if (task === undefined || (task === written && !configsDirty)) return Effect.void
-      return options.store.put({ task, owner: options.owner, pushConfigs }, version).pipe(
+      return counted(options.store.put({ task, owner: options.owner, pushConfigs }, version)).pipe(
         Effect.flatMap((record) =>
           Effect.sync(() => {
             version = record.version
@@ -52,8 +65,8 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
         ),
         Effect.catchTag("VersionConflict", (conflict) =>
           retries <= 0
-            ? Effect.logWarning(`task ${conflict.taskId}: store write lost a race repeatedly`)
-            : Effect.flatMap(options.store.get(task.id), (record) =>
+            ? Effect.fail(conflict)
+            : Effect.flatMap(counted(options.store.get(task.id)), (record) =>
               Effect.suspend(() => {
                 version = Option.match(record, { onNone: () => 0, onSome: (r) => r.version })
                 if (Option.isSome(record)) {
@@ -61,21 +74,33 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
                 }
                 return attempt(retries - 1, update)
               }))
-        ),
-        Effect.catchAll((failure) => Effect.logError("task store write failed", failure))
+        )
       )
     })
+  const logged = (effect: Effect.Effect<void, TaskStoreFailure | VersionConflict>) =>
+    Effect.catchAll(effect, (failure) =>
+      failure._tag === "VersionConflict"
+        ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
+        : Effect.logError("task store write failed", failure))
+  const stored = () => {
+    const task = options.current()
+    return task !== undefined && task === written && !configsDirty
+  }
 
-  const write = lock(attempt(3))
+  const write = lock(logged(attempt(3)))
+  const flush = lock(Effect.flatMap(attempt(3), () =>
+    stored() ? Effect.void : Effect.fail(new TaskStoreFailure({ message: "the task changed while it was written" }))))
   return {
     write,
+    flush,
+    stored,
     pushConfigs: () => pushConfigs,
     updatePushConfigs: (f) =>
       lock(
         Effect.suspend(() => {
           pushConfigs = f(pushConfigs)
           configsDirty = true
-          return attempt(3, f)
+          return logged(attempt(3, f))
         })
       )
   }

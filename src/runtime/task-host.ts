@@ -1,9 +1,10 @@
-import { Cause, Clock, Deferred, Effect, Exit, Fiber, FiberId } from "effect"
+import { Cause, Clock, Deferred, Effect, Either, Exit, Fiber, FiberId, Option, Schedule } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
 import type { Agent } from "../agent/agent.ts"
-import { toAgentMessage, toParts } from "../agent/messages.ts"
+import { agentMessageOf, artifactChunkOf } from "../agent/agent-output.ts"
+import { toAgentMessage } from "../agent/messages.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
 import { traced } from "./tracing.ts"
@@ -42,6 +43,18 @@ export interface HostEnv {
   readonly spawn: (program: Effect.Effect<void, unknown>, inline: boolean) => Effect.Effect<Fiber.RuntimeFiber<void, unknown>>
   /** Called when the host no longer serves its task (terminal and stored, or answered with a Message). */
   readonly release: (taskId: string) => void
+  /** When to try again to store a terminal Task whose write failed (until it succeeds). */
+  readonly storeRetry: Schedule.Schedule<unknown, unknown>
+  /** Counters of the store's health, shared by every host of the runtime. */
+  readonly storeHealth: StoreHealthCounters
+}
+
+/** What `TaskRuntime.storeHealth` reports; hosts update it in place. */
+export interface StoreHealthCounters {
+  /** Finished tasks kept in memory because their terminal record is not stored yet. */
+  unstoredTasks: number
+  /** Store writes (and the reads of a write's retry) that failed since the runtime started. */
+  failedWrites: number
 }
 
 /** Who triggered a run of `execute`. */
@@ -75,7 +88,10 @@ export interface TaskHost {
    * `inline` (for a caller that only waits for the outcome): the agent's synchronous first steps run at once.
    */
   readonly run: (input: RunInput, inline?: boolean) => Effect.Effect<void>
-  /** Records a user message with this task's id and hands it to a pending `requestInput`, or starts a run. */
+  /**
+   * Records a user message with this task's id and hands it to a pending `requestInput`, or to the
+   * running agent (`receive`, else its inbox), or starts a run when none is going.
+   */
   readonly resume: (input: RunInput) => Effect.Effect<void, TransitionRefused>
   /** Cancels: records `canceled`, interrupts the agent (its finalizers run), persists. */
   readonly cancel: () => Effect.Effect<Task, TransitionRefused>
@@ -88,6 +104,9 @@ export interface TaskHost {
     f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
   ) => Effect.Effect<void>
 }
+
+const artifactRefused = (r: TransitionRefused) =>
+  new TaskActionRefused({ action: "artifact", state: r.from, reason: r.reason, message: r.message })
 
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
@@ -116,6 +135,11 @@ export const makeTaskHost = (
     let running = false
     let runFiber: Fiber.RuntimeFiber<void, unknown> | undefined
     let inputWaiter: Deferred.Deferred<Message> | undefined
+    // Messages that arrived while a run was going and nobody waited for input: the agent takes them with
+    // `receive`/`tryReceive` (in order), or the next run of `execute` starts with the first of them.
+    const inbox: Array<RunInput> = []
+    // Runs waiting in `receive`, oldest first; called with undefined when the task ends.
+    let receivers: Array<(input: RunInput | undefined) => void> = []
     // Callbacks instead of a fresh Deferred per change: most changes have nobody waiting.
     let waiters: Array<() => void> = []
     const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
@@ -127,7 +151,10 @@ export const makeTaskHost = (
       owner,
       version: init.restored?.version ?? 0,
       pushConfigs: init.pushConfigs,
-      current: () => (materialized ? taskOf(snapshot) : undefined)
+      current: () => (materialized ? taskOf(snapshot) : undefined),
+      onFailure: () => {
+        env.storeHealth.failedWrites++
+      }
     })
 
     const signal = () => {
@@ -149,9 +176,58 @@ export const makeTaskHost = (
       if (released) return
       released = true
       log.close()
+      const rs = receivers
+      receivers = []
+      for (const r of rs) r(undefined)
     }
-    const forget = Effect.sync(() => env.release(taskId))
-    const persistAndMaybeForget = Effect.suspend(() => (released ? Effect.zipRight(persist.write, forget) : persist.write))
+    let forgotten = false
+    const forget = Effect.sync(() => {
+      if (forgotten) return
+      forgotten = true
+      env.release(taskId)
+    })
+    // A terminal record that the store refused is retried in the background until it is stored; until
+    // then the host stays, so every reader keeps getting the task's true state rather than the stale record.
+    let retrying = false
+    const retryStore = (firstFailure: unknown): Effect.Effect<void> => {
+      let attempts = 1
+      const what = () => `task ${taskId} ended ${state()} but its record is not stored`
+      return Effect.zipRight(
+        Effect.logError(`${what()}; retrying with backoff`, firstFailure),
+        persist.flush.pipe(
+          Effect.tapError((failure) => {
+            attempts++
+            // Logged at 2, 4, 8, ... attempts: visible for as long as it lasts, without a line per retry.
+            return (attempts & (attempts - 1)) === 0 ? Effect.logError(`${what()} after ${attempts} attempts`, failure) : Effect.void
+          }),
+          Effect.retry(env.storeRetry),
+          Effect.matchEffect({
+            // The schedule never ends: were it to, the task would simply stay hosted.
+            onFailure: () => Effect.void,
+            onSuccess: () =>
+              Effect.logInfo(`task ${taskId} stored after ${attempts + 1} attempts`).pipe(
+                Effect.zipRight(Effect.sync(() => {
+                  retrying = false
+                  env.storeHealth.unstoredTasks--
+                })),
+                Effect.zipRight(forget)
+              )
+          }),
+          Effect.onInterrupt(() => Effect.logError(`${what()}: the runtime stopped before the store took it`))
+        )
+      )
+    }
+    const storeFinal = Effect.suspend(() =>
+      retrying
+        ? Effect.void
+        : Effect.catchAll(Effect.zipRight(persist.flush, forget), (failure) =>
+          Effect.suspend(() => {
+            if (retrying || forgotten) return Effect.void
+            retrying = true
+            env.storeHealth.unstoredTasks++
+            return Effect.asVoid(env.spawn(retryStore(failure), false))
+          })))
+    const persistAndMaybeForget = Effect.suspend(() => (released ? storeFinal : persist.write))
 
     const materialize = () => {
       if (materialized || replied !== undefined) return
@@ -196,31 +272,45 @@ export const makeTaskHost = (
     const agentMessage = (input: MessageInput | undefined) =>
       input === undefined ? {} : { message: toAgentMessage(input, { taskId, contextId }) }
 
+    /** The agent handed something that is not valid A2A: refused before anything changes. */
+    const invalidOutput = (action: string, problem: string) =>
+      new TaskActionRefused({ action, state: replied !== undefined ? "completed" : materialized ? state() : "pending", reason: "invalid-output", message: problem })
+
+    /** The agent's message checked against the wire schema (see agent-output.ts), or the refusal. */
+    const checkedMessage = (action: string, input: MessageInput): Either.Either<Message, TaskActionRefused> =>
+      Either.mapLeft(agentMessageOf(input, { taskId, contextId }), (problem) => invalidOutput(action, problem))
+
     /** A status change as a literal: spreading a temporary `{ message }` into it cost an allocation and a slow copy per action. */
     const statusEvent = <T extends "status" | "complete" | "fail" | "reject" | "requestInput" | "requestAuth">(
       type: T,
       timestamp: string,
-      input: MessageInput | undefined
+      message: Message | undefined
     ) =>
-      input === undefined
-        ? { type, timestamp }
-        : { type, timestamp, message: toAgentMessage(input, { taskId, contextId }) }
+      message === undefined ? { type, timestamp } : { type, timestamp, message }
 
     const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => {
       // One refusal mapper per action kind, not one per call.
       const onRefused = refused(action)
-      return (input?: MessageInput) =>
-        Effect.mapError(Effect.flatMap(isoNow, (ts) => apply(statusEvent(type, ts, input))), onRefused)
+      return (input?: MessageInput): Effect.Effect<void, TaskActionRefused> =>
+        Effect.flatMap(isoNow, (ts) => {
+          if (input === undefined) return Effect.mapError(apply(statusEvent(type, ts, undefined)), onRefused)
+          const message = checkedMessage(action, input)
+          return Either.isLeft(message)
+            ? Effect.fail(message.left)
+            : Effect.mapError(apply(statusEvent(type, ts, message.right)), onRefused)
+        })
     }
 
     const waitFor = (type: "requestInput" | "requestAuth") => (input: MessageInput) =>
       Effect.flatMap(isoNow, (ts) =>
         Effect.suspend(() => {
+          const question = checkedMessage(type, input)
+          if (Either.isLeft(question)) return Effect.fail(question.left)
           // The waiter exists before the state becomes visible, so no answer can slip past it.
           const waiter = Deferred.unsafeMake<Message>(FiberId.none)
           const previous = inputWaiter
           inputWaiter = waiter
-          const refusal = applySync(statusEvent(type, ts, input))
+          const refusal = applySync(statusEvent(type, ts, question.right))
           if (refusal !== undefined) {
             inputWaiter = previous
             return Effect.fail(refused(type)(refusal))
@@ -233,6 +323,33 @@ export const makeTaskHost = (
             )
           )
         }))
+
+    const receive = (): Effect.Effect<Message, TaskActionRefused> =>
+      Effect.suspend(() => {
+        const next = inbox.shift()
+        if (next !== undefined) return Effect.succeed(next.message)
+        if (released) {
+          return Effect.fail(new TaskActionRefused({ action: "receive", state: replied !== undefined ? "completed" : state(), reason: "terminal", message: "the task has ended: no message will come" }))
+        }
+        return Effect.async<Message, TaskActionRefused>((resume) => {
+          const receiver = (input: RunInput | undefined) =>
+            resume(input === undefined
+              ? Effect.fail(new TaskActionRefused({ action: "receive", state: state(), reason: "terminal", message: "the task ended while waiting for a message" }))
+              : Effect.succeed(input.message))
+          receivers.push(receiver)
+          return Effect.sync(() => {
+            receivers = receivers.filter((r) => r !== receiver)
+          })
+        })
+      })
+
+    const tryReceive = (): Effect.Effect<Option.Option<Message>> =>
+      Effect.sync(() => Option.map(Option.fromNullable(inbox.shift()), (input) => input.message))
+
+    const replyRefusal = () =>
+      materialized || replied !== undefined
+        ? new TaskActionRefused({ action: "reply", state: materialized ? state() : "completed", reason: "task-exists", message: "reply is only valid as the first action of a new task" })
+        : undefined
 
     const contextFor = (input: RunInput): TaskContext => ({
       taskId,
@@ -248,40 +365,51 @@ export const makeTaskHost = (
       principal: input.principal,
       working: statusAction("status", "working"),
       artifact: (parts, options = {}) =>
-        apply({
-          type: "artifact",
-          artifact: {
-            artifactId: options.artifactId ?? crypto.randomUUID(),
-            parts: toParts(parts),
-            ...(options.name === undefined ? {} : { name: options.name }),
-            ...(options.description === undefined ? {} : { description: options.description }),
-            ...(options.metadata === undefined ? {} : { metadata: options.metadata })
-          },
-          ...(options.append === undefined ? {} : { append: options.append }),
-          ...(options.lastChunk === undefined ? {} : { lastChunk: options.lastChunk })
-        }).pipe(Effect.mapError(refused("artifact"))),
+        Effect.suspend(() => {
+          const chunk = artifactChunkOf(parts, options)
+          if (Either.isLeft(chunk)) return Effect.fail(invalidOutput("artifact", chunk.left))
+          const { append, artifact, lastChunk } = chunk.right
+          return Effect.mapError(
+            apply({
+              type: "artifact",
+              artifact,
+              ...(append === undefined ? {} : { append }),
+              ...(lastChunk === undefined ? {} : { lastChunk })
+            }),
+            artifactRefused
+          )
+        }),
       requestInput: waitFor("requestInput"),
       requestAuth: waitFor("requestAuth"),
+      receive,
+      tryReceive,
       complete: statusAction("complete", "complete"),
       fail: statusAction("fail", "fail"),
       reject: statusAction("reject", "reject"),
       reply: (input) =>
         Effect.suspend(() => {
-          if (materialized || replied !== undefined) {
-            return Effect.fail(
-              new TaskActionRefused({ action: "reply", state: materialized ? state() : "completed", reason: "task-exists", message: "reply is only valid as the first action of a new task" })
-            )
-          }
-          const { taskId: _omit, ...message } = toAgentMessage(input, { taskId, contextId })
-          replied = message
-          log.append(message)
-          signal()
-          release()
-          return forget
+          const refusal = replyRefusal()
+          if (refusal !== undefined) return Effect.fail(refusal)
+          const checked = checkedMessage("reply", input)
+          if (Either.isLeft(checked)) return Effect.fail(checked.left)
+          const { taskId: _omit, ...message } = checked.right
+          // No task record will carry the context the reply names: claim it for the owner explicitly.
+          return Effect.zipRight(
+            Effect.catchAll(env.store.claimContext(contextId, owner), (failure) =>
+              Effect.logError(`context ${contextId} of a reply could not be recorded as ${owner}'s`, failure)),
+            Effect.suspend(() => {
+              const late = replyRefusal()
+              if (late !== undefined) return Effect.fail(late)
+              replied = message
+              log.append(message)
+              signal()
+              release()
+              return forget
+            })
+          )
         })
     })
 
-    /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
     // Cleared only at the very end, so that no reader sees an idle task that is about to be completed or failed.
     const runEnded = Effect.sync(() => {
       running = false
@@ -289,25 +417,48 @@ export const makeTaskHost = (
       signal()
     })
 
+    /** The agent ended the task while messages waited for it: they stay in the history, unanswered. */
+    const warnUnread = Effect.suspend(() => {
+      const n = inbox.length
+      inbox.length = 0
+      if (n === 0 || state() === "canceled") return Effect.void
+      return Effect.logWarning(`task ${taskId} ended ${state()} with ${n} message${n === 1 ? "" : "s"} the agent never took`)
+    })
+
+    /**
+     * A run returned with the task still `submitted`/`working`: a message that waits for the agent is an
+     * unanswered turn, so `execute` runs again with it; otherwise `onReturn` decides. The inbox check and
+     * the step that follows are one synchronous block, so no message can arrive unseen in between.
+     */
+    const afterReturn = () => Effect.flatMap(isoNow, (timestamp) =>
+      Effect.suspend(() => {
+        if (isTerminal(state()) || isInterrupted(state())) return runEnded
+        const next = inbox.shift()
+        if (next !== undefined) return begin(next, false)
+        if (env.agent.onReturn === "keep") return runEnded
+        const refusal = applySync({ type: "complete", timestamp })
+        return refusal === undefined ? Effect.zipRight(persistAndMaybeForget, runEnded) : runEnded
+      }))
+
     /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
     const onRunEnd = (exit: Exit.Exit<void, unknown>): Effect.Effect<void> => {
-      if (replied !== undefined || isTerminal(state())) return runEnded
+      if (replied !== undefined || isTerminal(state())) return inbox.length === 0 ? runEnded : Effect.zipRight(warnUnread, runEnded)
       if (Exit.isSuccess(exit)) {
         materialize()
-        if (isTerminal(state()) || isInterrupted(state()) || env.agent.onReturn === "keep") return runEnded
-        return Effect.zipRight(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "complete", timestamp }))), runEnded)
+        return afterReturn()
       }
       const warn = Cause.isInterruptedOnly(exit.cause) ? Effect.void : Effect.logWarning("agent execute failed", exit.cause)
       const text = agentFailureText(exit.cause)
       return warn.pipe(
         Effect.zipRight(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "fail", timestamp, ...agentMessage(text) })))),
+        Effect.zipRight(warnUnread),
         Effect.zipRight(runEnded)
       )
     }
 
-    const run = (input: RunInput, inline = false): Effect.Effect<void> =>
+    /** Starts a run of `execute` for `input` (the caller made sure no other run is going). */
+    const begin = (input: RunInput, inline: boolean): Effect.Effect<void> =>
       Effect.suspend(() => {
-        if (running || released) return Effect.void
         running = true
         const program = traced(
           Effect.suspend(() => env.agent.execute(contextFor(input))),
@@ -320,6 +471,9 @@ export const makeTaskHost = (
         })
       })
 
+    const run = (input: RunInput, inline = false): Effect.Effect<void> =>
+      Effect.suspend(() => (running || released ? Effect.void : begin(input, inline)))
+
     const resume = (input: RunInput): Effect.Effect<void, TransitionRefused> =>
       Effect.flatMap(isoNow, (ts) =>
         Effect.suspend(() => {
@@ -329,8 +483,14 @@ export const makeTaskHost = (
           inputWaiter = undefined
           if (waiter !== undefined) Deferred.unsafeDone(waiter, Exit.succeed(input.message))
           // No run in progress (the last one returned while waiting): this message starts a new one.
-          const startRun = running ? Effect.void : run(input)
-          return Effect.zipRight(persist.write, startRun)
+          if (!running) return Effect.zipRight(persist.write, run(input))
+          // A run is going and did not ask for input: the message waits for the agent (never dropped).
+          if (waiter === undefined) {
+            const receiver = receivers.shift()
+            if (receiver !== undefined) receiver(input)
+            else inbox.push(input)
+          }
+          return persist.write
         }))
 
     const cancel = (): Effect.Effect<Task, TransitionRefused> =>

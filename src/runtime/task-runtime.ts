@@ -27,7 +27,7 @@ import { defaultMaxConfigsPerTask, findConfig, removeConfig, upsertConfig, withC
 import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
-import type { RunInput, TaskChange, TaskHost } from "./task-host.ts"
+import type { RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
 import type { TaskRecord, TaskStore } from "./task-store.ts"
 
@@ -60,7 +60,9 @@ export interface TaskRuntime {
   readonly agent: Agent
   readonly store: TaskStore
   /**
-   * `message/send`. Without `taskId` starts a task (in `contextId` when given); with one, continues it.
+   * `message/send`. Without `taskId` starts a task; with one, continues it. A `contextId` names the
+   * conversation: the caller's own, or one nobody has used, which then becomes the caller's; a context
+   * of another principal is never joined, the task starts in a fresh context instead.
    * `configuration.blocking` (default true) waits until the task is terminal or interrupted; `false`
    * answers once the task exists (the agent's first action), since the agent may answer with a Message.
    */
@@ -110,10 +112,38 @@ export interface TaskRuntime {
    * change, terminal), for as long as the Scope lives. Keep it cheap: enqueue, don't work (push sender, audit).
    */
   readonly onTaskChange: (listener: (change: TaskChange) => void) => Effect.Effect<void, never, Scope.Scope>
-  /** Number of tasks whose actor lives in this process right now (terminal tasks leave at once). */
+  /**
+   * Number of tasks whose actor lives in this process right now (terminal tasks leave once their final
+   * record is stored).
+   */
   readonly hosted: () => number
+  /**
+   * How the store is doing, for health checks and metrics: a finished task whose terminal record the
+   * store refused stays hosted (and counted in `unstoredTasks`) while the write is retried.
+   */
+  readonly storeHealth: () => StoreHealth
   /** Ends the runtime by the {@link ShutdownRule}. */
   readonly shutdown: (rule?: ShutdownRule) => Effect.Effect<void>
+}
+
+/** A snapshot of the store's health as the runtime sees it (see {@link TaskRuntime.storeHealth}). */
+export interface StoreHealth {
+  /**
+   * Finished tasks whose terminal record is not stored yet: they stay in memory, answer their true state,
+   * and their write is retried with backoff until it succeeds. Above 0 for long means the store is down.
+   */
+  readonly unstoredTasks: number
+  /** Store operations of task writes that failed since the runtime started (retries included). */
+  readonly failedWrites: number
+}
+
+/**
+ * How a terminal record that the store refused is retried: exponential backoff from `base` (default
+ * 100 ms), doubling up to `max` (default 30 s), each delay jittered by ±20%, for as long as the runtime runs.
+ */
+export interface StoreRetryOptions {
+  readonly base?: Duration.DurationInput
+  readonly max?: Duration.DurationInput
 }
 
 /** Options of {@link TaskRuntime.make}. */
@@ -138,6 +168,8 @@ export interface TaskRuntimeOptions {
    * `message/send`, fails with InvalidParams (-32602); replacing a config by its id always works.
    */
   readonly maxPushConfigsPerTask?: number
+  /** Retry of terminal records the store refused; see {@link StoreRetryOptions}. */
+  readonly storeRetry?: StoreRetryOptions
 }
 
 /** A task as found for a principal: its host in this process (if any) and its stored record (if read). */
@@ -170,12 +202,19 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       throw new RangeError("maxPushConfigsPerTask must be a whole number of at least 1")
     }
     let accepting = true
+    const storeHealth: StoreHealthCounters = { unstoredTasks: 0, failedWrites: 0 }
+    const storeRetry = Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2).pipe(
+      Schedule.union(Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))),
+      Schedule.jittered
+    )
 
     const env = {
       agent,
       store,
       window: options.logWindow ?? defaultLogWindow,
       stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
+      storeRetry,
+      storeHealth,
       // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
       // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
       // `inline` (a blocking send, whose caller only waits for the outcome) starts it at once: an agent that
@@ -275,6 +314,20 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const addInlineConfig = (host: TaskHost, config: PushNotificationConfig | undefined) =>
       config === undefined ? Effect.void : addConfig(host.taskId, withConfigId(config), host.updatePushConfigs)
 
+    /**
+     * The context of a new task: the one the message names when `owner` owns it or nobody does (it then
+     * becomes `owner`'s), otherwise a fresh one. Contexts never cross principals, so `ctx.contextId` is a
+     * key an agent can keep conversation memory under.
+     */
+    const contextOf = (message: Message, owner: string): Effect.Effect<string, ProtocolError> => {
+      const named = message.contextId
+      if (named === undefined) return Effect.succeed(crypto.randomUUID())
+      return Effect.map(
+        Effect.mapError(store.claimContext(named, owner), storeFailed),
+        (recorded) => (recorded === owner ? named : crypto.randomUUID())
+      )
+    }
+
     /** Starts a new task for the message (flat Effect chain: this runs once per task). */
     const startTask = (params: MessageSendParams, input: RunInput, owner: string, inline: boolean) =>
       Effect.suspend(() => {
@@ -282,7 +335,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const message = params.message
         const taskId = crypto.randomUUID()
         return Effect.flatMap(
-          makeTaskHost(env, { taskId, contextId: message.contextId ?? crypto.randomUUID(), owner, message, pushConfigs: [] }),
+          Effect.flatMap(contextOf(message, owner), (contextId) => makeTaskHost(env, { taskId, contextId, owner, message, pushConfigs: [] })),
           (host) => {
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
@@ -444,6 +497,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         Effect.map(configsOf(params.id, ctx), (cs) => cs.map((c) => ({ taskId: params.id, pushNotificationConfig: c }))),
       deletePushConfig: (params, ctx) => changeConfigs(params.id, ctx, (cs) => removeConfig(cs, params.pushNotificationConfigId)),
       hosted: () => hosts.size,
+      storeHealth: () => ({ unstoredTasks: storeHealth.unstoredTasks, failedWrites: storeHealth.failedWrites }),
       onTaskChange: (listener) =>
         Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener))).pipe(Effect.asVoid),
       shutdown: (rule = {}) =>

@@ -110,6 +110,35 @@ export const runTaskStoreSuite = (
         })
       ))
 
+    it.scoped("gives a context to its first claimant only", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          expect(yield* store.claimContext("c1", "alice")).toBe("alice")
+          expect(yield* store.claimContext("c1", "bob")).toBe("alice")
+          expect(yield* store.claimContext("c1", "alice")).toBe("alice")
+          expect(yield* store.claimContext("c2", "bob")).toBe("bob")
+          const racing = yield* Effect.all(
+            ["carol", "dave", "erin"].map((who) => store.claimContext("c3", who)),
+            { concurrency: "unbounded" }
+          )
+          expect(new Set(racing).size).toBe(1)
+        })
+      ))
+
+    it.scoped("gives a stored task's context to the task's owner", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1", "working", "c9"), owner: "alice", pushConfigs: [] }, 0)
+          expect(yield* store.claimContext("c9", "bob")).toBe("alice")
+          yield* store.put({ task: sampleTask("t1", "completed", "c9"), owner: "alice", pushConfigs: [] }, 1)
+          expect(yield* store.claimContext("c9", "bob")).toBe("alice")
+          // a context claimed first stays its claimant's even if another's task is stored in it
+          expect(yield* store.claimContext("c10", "bob")).toBe("bob")
+          yield* store.put({ task: sampleTask("t2", "working", "c10"), owner: "alice", pushConfigs: [] }, 0)
+          expect(yield* store.claimContext("c10", "alice")).toBe("bob")
+        })
+      ))
+
     it.scoped("deletes, and says whether something was deleted", () =>
       withStore((store) =>
         Effect.gen(function*() {

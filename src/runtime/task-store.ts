@@ -68,6 +68,14 @@ export interface TaskStore {
   readonly list: (filter?: TaskListFilter) => Effect.Effect<ReadonlyArray<TaskRecord>, TaskStoreFailure>
   /** Removes a record; true when it existed. */
   readonly delete: (taskId: string) => Effect.Effect<boolean, TaskStoreFailure>
+  /**
+   * Makes `owner` the owner of conversation context `contextId` unless it already has one, and returns
+   * the owner on record. Atomic: of concurrent claims by different owners, one wins and every claim
+   * returns the winner. A stored task's context belongs to the task's owner: the first `put` of a task
+   * claims its context the same way. A context stays owned at least as long as the store holds any of
+   * its tasks; how long after that is the store's choice (document it).
+   */
+  readonly claimContext: (contextId: string, owner: string) => Effect.Effect<string, TaskStoreFailure>
 }
 
 /** Task states after which nothing changes. */
