@@ -20,6 +20,7 @@ export {
   type TaskEvent,
   type TaskInput,
   type TaskActor,
+  type TaskActorAt,
   type TaskData,
   type TaskEffect,
   type TaskMachineContext,

@@ -105,8 +105,8 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
         const { snapshot, emitted } = accepted(result)
         const to = expected === "stay" ? from : expected as LifecycleState
         expect(snapshot.state).toBe(to)
-        expect(snapshot.machine.value).toBe(to)
-        expect(snapshot.machine.status).toBe(isTerminal(to) ? "done" : "active")
+        expect(snapshot.lifecycle?.machine.value).toBe(to)
+        expect(snapshot.lifecycle?.machine.status).toBe(isTerminal(to) ? "done" : "active")
         expect(taskOf(snapshot).status.state).toBe(to)
         const statusChanged = expected !== "stay"
         if (statusChanged) {
@@ -138,33 +138,42 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
   }
 })
 
+/** The actor and machine snapshot of a task that had an event. */
+const lifecycleOf = (s: TaskSnapshot) => {
+  if (s.lifecycle === undefined) throw new Error("no actor yet")
+  return s.lifecycle
+}
+
 describe("the task's actor", () => {
-  it("is an XState actor of the task machine, started in submitted", () => {
+  it("starts with the task's first event: an XState actor of the task machine, from submitted", () => {
     const s = submitted()
-    expect(s.actor.logic).toBe(taskMachine)
-    expect(s.actor.getSnapshot()).toBe(s.machine)
-    expect(s.machine.value).toBe("submitted")
-    expect(s.machine.status).toBe("active")
+    expect(s.lifecycle).toBeUndefined()
+    const { actor, machine } = lifecycleOf(accepted(step(s, events.agentMessage)).snapshot)
+    expect(actor.logic).toBe(taskMachine)
+    expect(actor.getSnapshot()).toBe(machine)
+    expect(machine.value).toBe("submitted")
+    expect(machine.status).toBe("active")
   })
 
   it("carries a task from event to event, and is done in a final state", () => {
-    const s = submitted()
-    const working = accepted(step(s, events.status)).snapshot
+    const working = accepted(step(submitted(), events.status)).snapshot
     const chunked = accepted(step(working, events.artifact)).snapshot
     const done = accepted(step(chunked, events.complete)).snapshot
-    expect([working.actor, chunked.actor, done.actor].every((a) => a === s.actor)).toBe(true)
-    expect(s.actor.getSnapshot().status).toBe("done")
+    const { actor } = lifecycleOf(working)
+    expect([lifecycleOf(chunked).actor, lifecycleOf(done).actor]).toEqual([actor, actor])
+    expect(actor.getSnapshot().status).toBe("done")
   })
 
   it("keeps in its context only what its guards read, however much the task streams", () => {
     let s = reach("working")
-    const before = JSON.stringify(taskMachine.getPersistedSnapshot(s.machine))
+    const before = JSON.stringify(taskMachine.getPersistedSnapshot(lifecycleOf(s).machine))
     for (let i = 0; i < 200; i++) {
       s = accepted(step(s, { type: "artifact", artifact: chunk("a", String(i)), append: true })).snapshot
       s = accepted(step(s, { type: "agentMessage", message: message("agent", `note ${i}`) })).snapshot
     }
-    expect(Object.keys(s.machine.context).sort()).toEqual(["closed", "contextId", "id"])
-    expect(JSON.stringify(taskMachine.getPersistedSnapshot(s.machine))).toBe(before)
+    const { machine } = lifecycleOf(s)
+    expect(Object.keys(machine.context).sort()).toEqual(["closed", "contextId", "id"])
+    expect(JSON.stringify(taskMachine.getPersistedSnapshot(machine))).toBe(before)
     expect(taskOf(s).history).toHaveLength(201)
   })
 
@@ -173,10 +182,15 @@ describe("the task's actor", () => {
     const ended = accepted(step(base, events.complete)).snapshot
     const asked = accepted(step(base, events.requestInput)).snapshot
     expect(asked.state).toBe("input-required")
-    expect(asked.actor).not.toBe(base.actor)
-    expect(ended.actor.getSnapshot().value).toBe("completed")
+    expect(lifecycleOf(asked).actor).not.toBe(lifecycleOf(base).actor)
+    expect(lifecycleOf(ended).actor.getSnapshot().value).toBe("completed")
     expect(step(ended, events.status)).toMatchObject({ accepted: false, refusal: { reason: "terminal" } })
     expect(accepted(step(asked, events.resume)).snapshot.state).toBe("working")
+  })
+
+  it("turns a fault in the chart into an exception from step, not one thrown later on a timer", () => {
+    const malformed = { type: "artifact" } as unknown as TaskEvent // no artifact: the chart's guard cannot read its id
+    expect(() => step(reach("working"), malformed)).toThrow(/closedArtifact/)
   })
 
   it("remembers closed artifacts on a branch taken before and after the close", () => {
@@ -314,6 +328,17 @@ describe("restore", () => {
     expect(step(again, events.complete).accepted).toBe(true)
   })
 
+  it.each([...live, ...terminal])("brings the task back to %s by the chart's own way there", (state) => {
+    const stored = taskOf(reach(state))
+    const again = restore(stored)!
+    expect(again.state).toBe(state)
+    if (state !== "submitted") {
+      expect(lifecycleOf(again).machine.value).toBe(state)
+      expect(lifecycleOf(again).machine.status).toBe(isTerminal(state) ? "done" : "active")
+    }
+    expect(taskOf(again)).toEqual(stored)
+  })
+
   it("gives nothing for the wire-only state unknown", () => {
     expect(restore({ kind: "task", id: "t", contextId: "c", status: { state: "unknown" } })).toBeUndefined()
   })
@@ -339,15 +364,5 @@ describe("events the machine does not know", () => {
   it("are refused as unsupported", () => {
     const bogus = { type: "explode", timestamp: T1 } as unknown as TaskEvent
     expect(step(reach("working"), bogus)).toMatchObject({ accepted: false, refusal: { reason: "unsupported", event: "explode" } })
-  })
-})
-
-describe("restore", () => {
-  it.each([...live, ...terminal])("brings the actor to %s by the chart's own way there", (state) => {
-    const stored = taskOf(reach(state))
-    const again = restore(stored)!
-    expect(again.machine.value).toBe(state)
-    expect(again.machine.status).toBe(isTerminal(state) ? "done" : "active")
-    expect(taskOf(again)).toEqual(stored)
   })
 })

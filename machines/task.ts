@@ -22,19 +22,26 @@ export { taskMachine } from "./task-machine.ts"
 /** A task's lifecycle actor (see {@link taskMachine}). */
 export type TaskActor = Actor<typeof taskMachine>
 
+/** A task's actor and the snapshot it reported after one step: the actor is still at that step while they match. */
+export interface TaskActorAt {
+  readonly actor: TaskActor
+  readonly machine: SnapshotFrom<typeof taskMachine>
+}
+
 /**
  * A task between two events: the state its actor is in and the data the actor's effects built. It is a
  * value: it never changes, and stepping it again (an older snapshot, a branch) continues from its state.
  */
 export interface TaskSnapshot {
-  /** The lifecycle state, as the actor reports it. */
+  /** The lifecycle state, as the actor reports it (`submitted`, the machine's initial state, before any event). */
   readonly state: LifecycleState
   /** What the task accumulated; read it as a wire Task with {@link taskOf}. */
   readonly data: TaskData
-  /** The task's actor, shared by the snapshots of one line of events. */
-  readonly actor: TaskActor
-  /** The actor's snapshot right after this step (to tell whether the actor is still at this point). */
-  readonly machine: SnapshotFrom<typeof taskMachine>
+  /**
+   * The task's actor, shared by the snapshots of one line of events. It starts with the task's first
+   * event: a task answered with a message (the agent's reply) never needs one.
+   */
+  readonly lifecycle: TaskActorAt | undefined
 }
 
 /** The outcome of one event: accepted with the next snapshot and its stream events, or refused. */
@@ -64,8 +71,12 @@ const collect = (effect: TaskEffect) => {
 }
 const ignore = () => {}
 
-/** A started actor of the machine (at `snapshot`, when given, as XState restores persisted actors), its effects going to the sink. */
-const spawn = (input: TaskMachineInput, snapshot?: Snapshot<unknown>): TaskActor => {
+/**
+ * A started actor of the machine for a task with these ids (at `snapshot`, when given, as XState restores
+ * persisted actors), its effects going to the sink.
+ */
+const spawn = (ids: TaskMachineInput, snapshot?: Snapshot<unknown>): TaskActor => {
+  const input: TaskMachineInput = { id: ids.id, contextId: ids.contextId }
   const actor = createActor(taskMachine, snapshot === undefined ? { input } : { input, snapshot })
   actor.on("*", collect)
   // With an error observer, a fault in the chart stays on the actor (and `send` throws it) instead of being
@@ -86,29 +97,36 @@ const send = (actor: TaskActor, event: TaskEvent): ReadonlyArray<TaskEffect> => 
 
 /**
  * The actor to step `snapshot` with: its own while the actor is still where `snapshot` left it (always, for
- * a host that keeps only its newest snapshot), else a new one restored from the machine snapshot it kept.
+ * a host that keeps only its newest snapshot), else a new one restored from the machine snapshot it kept;
+ * for a new task, its first actor.
  */
-const actorAt = (snapshot: TaskSnapshot): TaskActor =>
-  snapshot.actor.getSnapshot() === snapshot.machine
-    ? snapshot.actor
-    : spawn(snapshot.data, taskMachine.getPersistedSnapshot(snapshot.machine))
+const actorAt = (snapshot: TaskSnapshot): TaskActor => {
+  const at = snapshot.lifecycle
+  if (at === undefined) {
+    const actor = spawn(snapshot.data)
+    if (actor.getSnapshot().value !== snapshot.state) throw new Error(`the task machine does not start in '${snapshot.state}'`)
+    return actor
+  }
+  return at.actor.getSnapshot() === at.machine ? at.actor : spawn(snapshot.data, taskMachine.getPersistedSnapshot(at.machine))
+}
 
 const snapshotOf = (actor: TaskActor, data: TaskData): TaskSnapshot => {
   const machine = actor.getSnapshot()
-  return { state: machine.value, data, actor, machine }
+  return { state: machine.value, data, lifecycle: { actor, machine } }
 }
 
 /** The snapshot of a new task: `submitted`, with the first user message (carrying the task's ids) in its history. */
 export const start = (input: TaskInput): TaskSnapshot => {
   const { contextId, id } = input
-  return snapshotOf(spawn({ id, contextId }), {
+  const data: TaskData = {
     id,
     contextId,
     status: { state: "submitted", timestamp: input.timestamp },
     history: logFrom([{ ...input.message, taskId: id, contextId }]),
     artifacts: emptyArtifacts(),
     metadata: input.metadata
-  })
+  }
+  return { state: "submitted", data, lifecycle: undefined }
 }
 
 /** The status change that takes a new task into each state; {@link restore} replays it. */
@@ -131,17 +149,19 @@ const entering = {
 export const restore = (task: Task): TaskSnapshot | undefined => {
   const state = task.status.state
   if (state === "unknown") return undefined
-  const actor = spawn(task)
-  if (state !== "submitted") send(actor, { type: entering[state], timestamp: task.status.timestamp ?? "" })
-  const restored = snapshotOf(actor, {
+  const data: TaskData = {
     id: task.id,
     contextId: task.contextId,
     status: task.status,
     history: logFrom(task.history ?? []),
     artifacts: artifactsFrom(task.artifacts ?? []),
     metadata: task.metadata
-  })
-  if (restored.state !== state) throw new Error(`the task machine does not reach '${state}' by '${entering[state as keyof typeof entering]}'`)
+  }
+  if (state === "submitted") return { state, data, lifecycle: undefined }
+  const actor = spawn(data)
+  send(actor, { type: entering[state], timestamp: task.status.timestamp ?? "" })
+  const restored = snapshotOf(actor, data)
+  if (restored.state !== state) throw new Error(`the task machine does not reach '${state}' by '${entering[state]}'`)
   return restored
 }
 
