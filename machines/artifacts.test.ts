@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { Artifact } from "../schemas/index.ts"
-import { addChunk, artifactsFrom, emptyArtifacts, isClosed, toArtifacts, type ArtifactTable } from "./artifacts.ts"
+import { addChunk, artifactsFrom, emptyArtifacts, toArtifacts, type ArtifactTable } from "./artifacts.ts"
 
 const text = (t: string) => ({ kind: "text", text: t }) as const
 const art = (artifactId: string, ...texts: Array<string>): Artifact => ({ artifactId, parts: texts.map(text) })
@@ -36,13 +36,6 @@ describe("artifact merge", () => {
     expect(first).toEqual(art("a", "1"))
   })
 
-  it("closes an artifact with lastChunk, for this table and later ones only", () => {
-    const open = add(emptyArtifacts(), art("a", "1"))
-    const closed = add(open, art("a", "2"), true, true)
-    expect([isClosed(open, "a"), isClosed(closed, "a"), isClosed(closed, "b")]).toEqual([false, true, false])
-    expect(isClosed(add(closed, art("b", "1")), "a")).toBe(true)
-  })
-
   it("keeps branches apart when an older table is extended twice", () => {
     const base = add(emptyArtifacts(), art("a", "1"))
     const left = add(base, art("a", "L"), true, true)
@@ -50,13 +43,11 @@ describe("artifact merge", () => {
     expect(toArtifacts(left)).toEqual([art("a", "1", "L")])
     expect(toArtifacts(right)).toEqual([art("a", "1", "R")])
     expect(toArtifacts(base)).toEqual([art("a", "1")])
-    expect([isClosed(left, "a"), isClosed(right, "a")]).toEqual([true, false])
   })
 
-  it("restores merged artifacts as open ones", () => {
+  it("holds the merged artifacts of a stored task as they are", () => {
     const t = artifactsFrom([art("a", "1"), art("b", "2")])
     expect(toArtifacts(t)).toEqual([art("a", "1"), art("b", "2")])
-    expect(isClosed(t, "a")).toBe(false)
   })
 
   it("merges a long append stream into one artifact with every part in order", () => {

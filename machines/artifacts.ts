@@ -1,5 +1,5 @@
 import type { Artifact } from "../schemas/index.ts"
-import { append, emptyLog, type AppendLog } from "./internal/append-log.ts"
+import { append, emptyLog, logFrom, type AppendLog } from "./internal/append-log.ts"
 
 /**
  * One artifact update as the agent sent it, before merging. The flags are optional so that the
@@ -9,7 +9,7 @@ export interface ArtifactChunk {
   readonly artifact: Artifact
   /** Add the parts to the artifact with the same id (created when absent) instead of replacing it. */
   readonly append?: boolean | undefined
-  /** The artifact is closed after this chunk: further chunks for its id are refused. */
+  /** The artifact is closed after this chunk (the lifecycle machine refuses further chunks for its id). */
   readonly lastChunk?: boolean | undefined
 }
 
@@ -21,50 +21,17 @@ export interface ArtifactChunk {
  */
 export interface ArtifactTable {
   readonly chunks: AppendLog<ArtifactChunk>
-  /**
-   * Index of the closing chunk per artifact id. Shared by every table on the same backing array: an
-   * entry counts for a table only when it lies below that table's length, because closing is never
-   * undone and all those tables hold the same prefix.
-   */
-  readonly closedAt: Map<string, number>
 }
 
 /** A table with no artifacts. */
-export const emptyArtifacts = (): ArtifactTable => ({ chunks: emptyLog(), closedAt: new Map() })
+export const emptyArtifacts = (): ArtifactTable => ({ chunks: emptyLog() })
 
-/**
- * A table holding already merged artifacts (a stored Task). Closing is not part of the wire Task, so
- * restored artifacts are open.
- */
+/** A table holding already merged artifacts (a stored Task). */
 export const artifactsFrom = (artifacts: ReadonlyArray<Artifact>): ArtifactTable =>
-  artifacts.reduce(
-    (table, artifact) => addChunk(table, { artifact }),
-    emptyArtifacts()
-  )
+  ({ chunks: logFrom(artifacts.map((artifact) => ({ artifact }))) })
 
-/** Whether a `lastChunk: true` update already closed the artifact `artifactId` in this table. */
-export const isClosed = (table: ArtifactTable, artifactId: string): boolean => {
-  const at = table.closedAt.get(artifactId)
-  return at !== undefined && at < table.chunks.length
-}
-
-/** Adds one chunk in O(1); the caller checks {@link isClosed} first (the machine refuses such chunks). */
-export const addChunk = (table: ArtifactTable, chunk: ArtifactChunk): ArtifactTable => {
-  const chunks = append(table.chunks, chunk)
-  // A new backing array means we branched off an older table: its index may name later chunks.
-  const closedAt = chunks.items === table.chunks.items ? table.closedAt : indexClosed(chunks)
-  if (chunk.lastChunk === true) closedAt.set(chunk.artifact.artifactId, chunks.length - 1)
-  return { chunks, closedAt }
-}
-
-const indexClosed = (chunks: AppendLog<ArtifactChunk>): Map<string, number> => {
-  const closedAt = new Map<string, number>()
-  for (let i = 0; i < chunks.length - 1; i++) {
-    const chunk = chunks.items[i]!
-    if (chunk.lastChunk === true) closedAt.set(chunk.artifact.artifactId, i)
-  }
-  return closedAt
-}
+/** Adds one chunk in O(1). Whether the chunk is allowed (its artifact still open) is the machine's call. */
+export const addChunk = (table: ArtifactTable, chunk: ArtifactChunk): ArtifactTable => ({ chunks: append(table.chunks, chunk) })
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Part = Artifact["parts"][number]

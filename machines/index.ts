@@ -19,7 +19,12 @@ export {
   type StepResult,
   type TaskEvent,
   type TaskInput,
+  type TaskActor,
+  type TaskActorAt,
+  type TaskData,
+  type TaskEffect,
   type TaskMachineContext,
+  type TaskMachineInput,
   type TaskSnapshot,
   type TaskStreamEvent,
   type TransitionRefused

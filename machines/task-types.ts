@@ -9,6 +9,7 @@ import type {
 } from "../schemas/index.ts"
 import type { ArtifactTable } from "./artifacts.ts"
 import type { AppendLog } from "./internal/append-log.ts"
+import type { GrowOnlySet } from "./internal/grow-only-set.ts"
 
 /** The states a task can be in; the wire's `unknown` is never entered by a running task. */
 export type LifecycleState = Exclude<TaskState, "unknown">
@@ -71,20 +72,50 @@ export interface TransitionRefused {
 }
 
 /**
- * The machine's context. History and artifacts are persistent append logs (see `internal/append-log.ts`)
- * so an event costs O(1) however long the task runs; read the wire Task with {@link taskOf}.
+ * The machine's context: only what its guards read. A task's accumulated data (history, artifact chunks)
+ * lives with the host in {@link TaskData}, so a transition copies three fields however long the task runs,
+ * and persisting or restoring the actor never walks the task's content.
  */
 export interface TaskMachineContext {
+  readonly id: string
+  readonly contextId: string
+  /** Artifacts closed by a `lastChunk`: the machine refuses further chunks for them. */
+  readonly closed: GrowOnlySet<string>
+}
+
+/** What the machine starts from: the task's ids (its guards check that messages name them). */
+export interface TaskMachineInput {
+  readonly id: string
+  readonly contextId: string
+}
+
+/**
+ * What an accepted event does, as the machine emits it (XState `emit`); the host applies it to the task's
+ * {@link TaskData} and appends the streamed ones to the task's event log. An event the machine does not
+ * accept in its state emits exactly one `refused` and nothing else.
+ */
+export type TaskEffect =
+  /** The status changes (or is restated, as progress): its message, if any, joins the history. Streamed. */
+  | { readonly type: "status"; readonly update: TaskStatusUpdateEvent }
+  /** An artifact chunk joins the artifacts. Streamed. */
+  | { readonly type: "artifact"; readonly update: TaskArtifactUpdateEvent }
+  /** A message joins the history: an agent's is streamed, a user's is not (its sender has it). */
+  | { readonly type: "message"; readonly message: Message; readonly streamed: boolean }
+  /** The event does not apply in this state; nothing changes. */
+  | { readonly type: "refused"; readonly reason: RefusalReason }
+
+/**
+ * A task as its host accumulates it from the machine's effects. History and artifacts are persistent
+ * append logs (see `internal/append-log.ts`), so an event costs O(1) however long the task runs; read
+ * the wire Task with `taskOf`.
+ */
+export interface TaskData {
   readonly id: string
   readonly contextId: string
   readonly status: TaskStatus
   readonly history: AppendLog<Message>
   readonly artifacts: ArtifactTable
   readonly metadata: Metadata | undefined
-  /** Stream events of the last accepted transition. */
-  readonly emitted: ReadonlyArray<TaskStreamEvent>
-  /** Set only on the (discarded) snapshot of a refused event. */
-  readonly refusal: TransitionRefused | undefined
 }
 
 /** Input for a new task: the server-generated ids and the first user message. */

@@ -6,7 +6,7 @@ import {
   restore,
   start,
   step,
-  stepThroughChart,
+  taskMachine,
   taskOf,
   type LifecycleState,
   type RefusalReason,
@@ -104,8 +104,9 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
         }
         const { snapshot, emitted } = accepted(result)
         const to = expected === "stay" ? from : expected as LifecycleState
-        expect(snapshot.value).toBe(to)
-        expect(snapshot.status).toBe(isTerminal(to) ? "done" : "active")
+        expect(snapshot.state).toBe(to)
+        expect(snapshot.lifecycle?.machine.value).toBe(to)
+        expect(snapshot.lifecycle?.machine.status).toBe(isTerminal(to) ? "done" : "active")
         expect(taskOf(snapshot).status.state).toBe(to)
         const statusChanged = expected !== "stay"
         if (statusChanged) {
@@ -122,7 +123,7 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
           expect(emitted).toEqual([])
         }
         // Pure: the snapshot we stepped from still reads as before.
-        expect(before.value).toBe(from)
+        expect(before.state).toBe(from)
         expect(taskOf(before)).toEqual(taskOf(make(from)))
       })
     }
@@ -137,25 +138,66 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
   }
 })
 
-describe("the shortcut in step", () => {
-  it("answers exactly as the chart for every state and event", () => {
-    for (const from of [...live, ...terminal]) {
-      for (const event of Object.values(events)) {
-        const fast = step(reach(from), event)
-        const slow = stepThroughChart(reach(from), event)
-        expect(fast.accepted).toBe(slow.accepted)
-        if (fast.accepted && slow.accepted) {
-          expect(fast.snapshot.value).toEqual(slow.snapshot.value)
-          expect(Object.keys(fast.snapshot)).toEqual(Object.keys(slow.snapshot))
-          expect(fast.snapshot.status).toBe(slow.snapshot.status)
-          expect(fast.emitted).toEqual(slow.emitted)
-          expect(taskOf(fast.snapshot)).toEqual(taskOf(slow.snapshot))
-          expect(fast.snapshot.matches(from)).toBe(slow.snapshot.matches(from))
-        } else {
-          expect(fast).toEqual(slow)
-        }
-      }
+/** The actor and machine snapshot of a task that had an event. */
+const lifecycleOf = (s: TaskSnapshot) => {
+  if (s.lifecycle === undefined) throw new Error("no actor yet")
+  return s.lifecycle
+}
+
+describe("the task's actor", () => {
+  it("starts with the task's first event: an XState actor of the task machine, from submitted", () => {
+    const s = submitted()
+    expect(s.lifecycle).toBeUndefined()
+    const { actor, machine } = lifecycleOf(accepted(step(s, events.agentMessage)).snapshot)
+    expect(actor.logic).toBe(taskMachine)
+    expect(actor.getSnapshot()).toBe(machine)
+    expect(machine.value).toBe("submitted")
+    expect(machine.status).toBe("active")
+  })
+
+  it("carries a task from event to event, and is done in a final state", () => {
+    const working = accepted(step(submitted(), events.status)).snapshot
+    const chunked = accepted(step(working, events.artifact)).snapshot
+    const done = accepted(step(chunked, events.complete)).snapshot
+    const { actor } = lifecycleOf(working)
+    expect([lifecycleOf(chunked).actor, lifecycleOf(done).actor]).toEqual([actor, actor])
+    expect(actor.getSnapshot().status).toBe("done")
+  })
+
+  it("keeps in its context only what its guards read, however much the task streams", () => {
+    let s = reach("working")
+    const before = JSON.stringify(taskMachine.getPersistedSnapshot(lifecycleOf(s).machine))
+    for (let i = 0; i < 200; i++) {
+      s = accepted(step(s, { type: "artifact", artifact: chunk("a", String(i)), append: true })).snapshot
+      s = accepted(step(s, { type: "agentMessage", message: message("agent", `note ${i}`) })).snapshot
     }
+    const { machine } = lifecycleOf(s)
+    expect(Object.keys(machine.context).sort()).toEqual(["closed", "contextId", "id"])
+    expect(JSON.stringify(taskMachine.getPersistedSnapshot(machine))).toBe(before)
+    expect(taskOf(s).history).toHaveLength(201)
+  })
+
+  it("continues an older snapshot stepped again on an actor of its own, leaving the newer line alone", () => {
+    const base = reach("working")
+    const ended = accepted(step(base, events.complete)).snapshot
+    const asked = accepted(step(base, events.requestInput)).snapshot
+    expect(asked.state).toBe("input-required")
+    expect(lifecycleOf(asked).actor).not.toBe(lifecycleOf(base).actor)
+    expect(lifecycleOf(ended).actor.getSnapshot().value).toBe("completed")
+    expect(step(ended, events.status)).toMatchObject({ accepted: false, refusal: { reason: "terminal" } })
+    expect(accepted(step(asked, events.resume)).snapshot.state).toBe("working")
+  })
+
+  it("turns a fault in the chart into an exception from step, not one thrown later on a timer", () => {
+    const malformed = { type: "artifact" } as unknown as TaskEvent // no artifact: the chart's guard cannot read its id
+    expect(() => step(reach("working"), malformed)).toThrow(/closedArtifact/)
+  })
+
+  it("remembers closed artifacts on a branch taken before and after the close", () => {
+    const open = reach("working")
+    const closed = accepted(step(open, { type: "artifact", artifact: chunk("a", "1"), lastChunk: true })).snapshot
+    expect(step(open, { type: "artifact", artifact: chunk("a", "2") }).accepted).toBe(true)
+    expect(step(closed, { type: "artifact", artifact: chunk("a", "3") })).toMatchObject({ accepted: false, refusal: { reason: "artifact-closed" } })
   })
 })
 
@@ -271,8 +313,8 @@ describe("artifacts through the machine", () => {
   it("appends in place: a chunk does not copy the earlier chunks", () => {
     const s = accepted(put(reach("working"), chunk("a", "1"))).snapshot
     const next = accepted(put(s, chunk("a", "2"), { append: true })).snapshot
-    expect(next.context.artifacts.chunks.items).toBe(s.context.artifacts.chunks.items)
-    expect(next.context.history).toBe(s.context.history)
+    expect(next.data.artifacts.chunks.items).toBe(s.data.artifacts.chunks.items)
+    expect(next.data.history).toBe(s.data.history)
     expect(taskOf(s).artifacts?.[0]?.parts).toHaveLength(1)
   })
 })
@@ -281,9 +323,20 @@ describe("restore", () => {
   it("round-trips a stored task and continues it", () => {
     const s = accepted(step(reach("working"), events.artifact)).snapshot
     const again = restore(taskOf(s))!
-    expect(again.value).toBe("working")
+    expect(again.state).toBe("working")
     expect(taskOf(again)).toEqual(taskOf(s))
     expect(step(again, events.complete).accepted).toBe(true)
+  })
+
+  it.each([...live, ...terminal])("brings the task back to %s by the chart's own way there", (state) => {
+    const stored = taskOf(reach(state))
+    const again = restore(stored)!
+    expect(again.state).toBe(state)
+    if (state !== "submitted") {
+      expect(lifecycleOf(again).machine.value).toBe(state)
+      expect(lifecycleOf(again).machine.status).toBe(isTerminal(state) ? "done" : "active")
+    }
+    expect(taskOf(again)).toEqual(stored)
   })
 
   it("gives nothing for the wire-only state unknown", () => {
@@ -311,26 +364,5 @@ describe("events the machine does not know", () => {
   it("are refused as unsupported", () => {
     const bogus = { type: "explode", timestamp: T1 } as unknown as TaskEvent
     expect(step(reach("working"), bogus)).toMatchObject({ accepted: false, refusal: { reason: "unsupported", event: "explode" } })
-  })
-})
-
-describe("start", () => {
-  it("gives the same snapshot an actor of the machine starts with", async () => {
-    const { createActor } = await import("xstate")
-    const { start, taskMachine, taskOf } = await import("./task.ts")
-    const input = {
-      id: "t-1",
-      contextId: "c-1",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      metadata: { origin: "test" },
-      message: { kind: "message" as const, role: "user" as const, messageId: "m-1", parts: [{ kind: "text" as const, text: "hi" }] }
-    }
-    const actor = createActor(taskMachine, { input })
-    const fromActor = actor.getSnapshot()
-    const fromStart = start(input)
-    expect(fromStart.value).toBe(fromActor.value)
-    expect(fromStart.status).toBe(fromActor.status)
-    expect(taskOf(fromStart)).toEqual(taskOf(fromActor))
-    expect(fromStart.context.status).toEqual({ state: "submitted", timestamp: input.timestamp })
   })
 })

@@ -1,26 +1,53 @@
-import { assign, createActor, setup, type AnyActorScope, type SnapshotFrom } from "xstate"
-import type { Message, Task, TaskArtifactUpdateEvent, TaskStatus, TaskStatusUpdateEvent } from "../schemas/index.ts"
-import { addChunk, artifactsFrom, emptyArtifacts, isClosed, toArtifacts } from "./artifacts.ts"
+import { createActor, type Actor, type Snapshot, type SnapshotFrom } from "xstate"
+import type { Task } from "../schemas/index.ts"
+import { addChunk, artifactsFrom, emptyArtifacts, toArtifacts } from "./artifacts.ts"
 import { append, logFrom, toArray } from "./internal/append-log.ts"
+import { taskMachine } from "./task-machine.ts"
 import {
-  isInterrupted,
   isTerminal,
   type LifecycleState,
-  type Metadata,
   type RefusalReason,
-  type StatusChange,
+  type TaskData,
+  type TaskEffect,
   type TaskEvent,
   type TaskInput,
-  type TaskMachineContext,
+  type TaskMachineInput,
   type TaskStreamEvent,
   type TransitionRefused
 } from "./task-types.ts"
 
 export * from "./task-types.ts"
+export { taskMachine } from "./task-machine.ts"
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+/** A task's lifecycle actor (see {@link taskMachine}). */
+export type TaskActor = Actor<typeof taskMachine>
 
-const none: ReadonlyArray<TaskStreamEvent> = Object.freeze([])
+/** A task's actor and the snapshot it reported after one step: the actor is still at that step while they match. */
+export interface TaskActorAt {
+  readonly actor: TaskActor
+  readonly machine: SnapshotFrom<typeof taskMachine>
+}
+
+/**
+ * A task between two events: the state its actor is in and the data the actor's effects built. It is a
+ * value: it never changes, and stepping it again (an older snapshot, a branch) continues from its state.
+ */
+export interface TaskSnapshot {
+  /** The lifecycle state, as the actor reports it (`submitted`, the machine's initial state, before any event). */
+  readonly state: LifecycleState
+  /** What the task accumulated; read it as a wire Task with {@link taskOf}. */
+  readonly data: TaskData
+  /**
+   * The task's actor, shared by the snapshots of one line of events. It starts with the task's first
+   * event: a task answered with a message (the agent's reply) never needs one.
+   */
+  readonly lifecycle: TaskActorAt | undefined
+}
+
+/** The outcome of one event: accepted with the next snapshot and its stream events, or refused. */
+export type StepResult =
+  | { readonly accepted: true; readonly snapshot: TaskSnapshot; readonly emitted: ReadonlyArray<TaskStreamEvent> }
+  | { readonly accepted: false; readonly refusal: TransitionRefused }
 
 const explain = (from: LifecycleState, event: string, reason: RefusalReason): string => {
   switch (reason) {
@@ -34,426 +61,175 @@ const explain = (from: LifecycleState, event: string, reason: RefusalReason): st
   }
 }
 
-const refusalOf = (from: LifecycleState, event: string, reason: RefusalReason): TransitionRefused =>
-  ({ _tag: "TransitionRefused", from, event, reason, message: explain(from, event, reason) })
+const refused = (from: LifecycleState, event: string, reason: RefusalReason): StepResult =>
+  ({ accepted: false, refusal: { _tag: "TransitionRefused", from, event, reason, message: explain(from, event, reason) } })
 
-/** The message as recorded: it carries this task's ids, as peers expect of history entries. */
-/** The context of a new task: submitted, with the first user message in its history. */
-const initialContext = (input: TaskInput): TaskMachineContext => ({
-  id: input.id,
-  contextId: input.contextId,
-  status: { state: "submitted", timestamp: input.timestamp },
-  history: logFrom([{ ...input.message, taskId: input.id, contextId: input.contextId }]),
-  artifacts: emptyArtifacts(),
-  metadata: input.metadata,
-  emitted: none,
-  refusal: undefined
-})
-
-const ownMessage = (context: TaskMachineContext, message: Message): Message =>
-  message.taskId === context.id && message.contextId === context.contextId
-    ? message
-    : { ...message, taskId: context.id, contextId: context.contextId }
-
-const isForeign = (context: TaskMachineContext, message: Message): boolean =>
-  (message.taskId !== undefined && message.taskId !== context.id) ||
-  (message.contextId !== undefined && message.contextId !== context.contextId)
-
-const messageOf = (event: TaskEvent): Message | undefined => "message" in event ? event.message : undefined
-
-const statusUpdate = (
-  context: TaskMachineContext,
-  status: TaskStatus,
-  metadata: Metadata | undefined
-): TaskStatusUpdateEvent => {
-  const final = isTerminal(status.state) || isInterrupted(status.state)
-  const base = { kind: "status-update", taskId: context.id, contextId: context.contextId, status, final } as const
-  return metadata === undefined ? base : { ...base, metadata }
+/** Effects the actor being sent to emits. `send` is synchronous, so one sink serves every actor. */
+let sink: Array<TaskEffect> = []
+const collect = (effect: TaskEffect) => {
+  sink.push(effect)
 }
-
-/** Moves to `state`: the status message (if any) joins the history; one status-update is emitted. */
-const enterStatus = (context: TaskMachineContext, event: TaskEvent, state: LifecycleState) => {
-  const change = event as StatusChange // the chart sends only StatusChange events here
-  const message = change.message === undefined ? undefined : ownMessage(context, change.message)
-  const status: TaskStatus = message === undefined
-    ? { state, timestamp: change.timestamp }
-    : { state, message, timestamp: change.timestamp }
-  return {
-    status,
-    history: message === undefined ? context.history : append(context.history, message),
-    emitted: [statusUpdate(context, status, change.metadata)],
-    refusal: undefined
-  }
-}
-
-/** The artifact-update event of an accepted chunk; it is also kept as the chunk in the artifact table. */
-const artifactUpdate = (
-  context: TaskMachineContext,
-  event: Extract<TaskEvent, { type: "artifact" }>
-): TaskArtifactUpdateEvent => {
-  const update: Mutable<TaskArtifactUpdateEvent> = {
-    kind: "artifact-update",
-    taskId: context.id,
-    contextId: context.contextId,
-    artifact: event.artifact
-  }
-  if (event.append !== undefined) update.append = event.append
-  if (event.lastChunk !== undefined) update.lastChunk = event.lastChunk
-  if (event.metadata !== undefined) update.metadata = event.metadata
-  return update
-}
-
-/** Adds an artifact chunk (the caller checked it is open) and emits it as an artifact-update. */
-const recordArtifact = (context: TaskMachineContext, event: Extract<TaskEvent, { type: "artifact" }>) => {
-  const update = artifactUpdate(context, event)
-  return { artifacts: addChunk(context.artifacts, update), emitted: [update], refusal: undefined }
-}
-
-const refuse = (reason: RefusalReason) => ({ actions: { type: "refuse", params: { reason } } }) as const
-const enter = (state: LifecycleState) => ({ target: state, actions: { type: "enter", params: { state } } }) as const
-const messageGuards = (role: "user" | "agent") => [
-  { guard: role === "user" ? "notUserMessage" : "notAgentMessage", ...refuse(`not-${role}-message`) },
-  { guard: "foreignMessage", ...refuse("foreign-message") }
-] as const
-
-/** Events every non-terminal state accepts; anything a state does not list falls to the root's refusal. */
-const anyLiveState = { fail: enter("failed"), cancel: enter("canceled"), status: enter("working") } as const
-
-/** While submitted or working, the agent may do anything. */
-const running = {
-  on: {
-    ...anyLiveState,
-    artifact: [{ guard: "closedArtifact", ...refuse("artifact-closed") }, { actions: "recordArtifact" }],
-    requestInput: enter("input-required"),
-    requestAuth: enter("auth-required"),
-    resume: [...messageGuards("user"), { actions: "recordUserMessage" }],
-    agentMessage: [...messageGuards("agent"), { actions: "recordAgentMessage" }],
-    complete: enter("completed"),
-    reject: enter("rejected")
-  }
-} as const
-
-/** While waiting for the client, only its answer, an out-of-band resumption, failure or cancel apply. */
-const interrupted = {
-  on: { ...anyLiveState, resume: [...messageGuards("user"), { target: "working", actions: "resumeWork" }] }
-} as const
+const ignore = () => {}
 
 /**
- * The A2A 0.3.0 task lifecycle as a pure statechart. Refusals are transitions too (they record a
- * {@link TransitionRefused}), except out of final states, which XState closes: {@link step} reports those.
+ * A started actor of the machine for a task with these ids (at `snapshot`, when given, as XState restores
+ * persisted actors), its effects going to the sink.
  */
-export const taskMachine = setup({
-  types: {
-    context: {} as TaskMachineContext,
-    events: {} as TaskEvent,
-    input: {} as TaskInput
-  },
-  guards: {
-    closedArtifact: ({ context, event }) =>
-      event.type === "artifact" && isClosed(context.artifacts, event.artifact.artifactId),
-    notUserMessage: ({ event }) => messageOf(event)?.role !== "user",
-    notAgentMessage: ({ event }) => messageOf(event)?.role !== "agent",
-    foreignMessage: ({ context, event }) => {
-      const message = messageOf(event)
-      return message !== undefined && isForeign(context, message)
-    }
-  },
-  actions: {
-    enter: assign(({ context, event }, params: { state: LifecycleState }) => enterStatus(context, event, params.state)),
-    recordArtifact: assign(({ context, event }) => event.type === "artifact" ? recordArtifact(context, event) : {}),
-    recordUserMessage: assign(({ context, event }) => ({
-      history: append(context.history, ownMessage(context, messageOf(event)!)),
-      emitted: none,
-      refusal: undefined
-    })),
-    recordAgentMessage: assign(({ context, event }) => {
-      const message = ownMessage(context, messageOf(event)!)
-      return { history: append(context.history, message), emitted: [message], refusal: undefined }
-    }),
-    resumeWork: assign(({ context, event }) => {
-      const status: TaskStatus = { state: "working", timestamp: (event as { timestamp: string }).timestamp }
-      return {
-        status,
-        history: append(context.history, ownMessage(context, messageOf(event)!)),
-        emitted: [statusUpdate(context, status, undefined)],
-        refusal: undefined
-      }
-    }),
-    refuse: assign(({ context, event }, params: { reason?: RefusalReason }) => {
-      const from = context.status.state as LifecycleState
-      const reason = params.reason ?? (isTerminal(from) ? "terminal" : isInterrupted(from) ? "interrupted" : "unsupported")
-      return { refusal: refusalOf(from, event.type, reason), emitted: none }
-    })
-  }
-}).createMachine({
-  id: "a2a-task",
-  initial: "submitted",
-  context: ({ input }) => initialContext(input),
-  on: { "*": { actions: { type: "refuse", params: {} } } },
-  states: {
-    submitted: running,
-    working: running,
-    "input-required": interrupted,
-    "auth-required": interrupted,
-    completed: { type: "final" },
-    canceled: { type: "final" },
-    failed: { type: "final" },
-    rejected: { type: "final" }
-  }
-})
+const spawn = (ids: TaskMachineInput, snapshot?: Snapshot<unknown>): TaskActor => {
+  const input: TaskMachineInput = { id: ids.id, contextId: ids.contextId }
+  const actor = createActor(taskMachine, snapshot === undefined ? { input } : { input, snapshot })
+  actor.on("*", collect)
+  // With an error observer, a fault in the chart stays on the actor (and `send` throws it) instead of being
+  // rethrown by XState on a timer.
+  actor.subscribe({ error: ignore })
+  return actor.start()
+}
 
-/** A task actor's snapshot: the value the host keeps between events. */
-export type TaskSnapshot = SnapshotFrom<typeof taskMachine>
-
-/** The outcome of one event: accepted with the next snapshot and its stream events, or refused. */
-export type StepResult =
-  | { readonly accepted: true; readonly snapshot: TaskSnapshot; readonly emitted: ReadonlyArray<TaskStreamEvent> }
-  | { readonly accepted: false; readonly refusal: TransitionRefused }
+/** Sends one event and returns what the actor emitted for it. */
+const send = (actor: TaskActor, event: TaskEvent): ReadonlyArray<TaskEffect> => {
+  sink = []
+  actor.send(event)
+  const effects = sink
+  const after = actor.getSnapshot()
+  if (after.status === "error") throw after.error
+  return effects
+}
 
 /**
- * One inert actor scope for every pure transition. XState's `transition()` helper builds a new actor
- * (computing an initial snapshot) on each call, which costs more than the step itself; the scope only
- * serves spawning, delays and custom actions, and this machine has none (all its actions are assigns).
+ * The actor to step `snapshot` with: its own while the actor is still where `snapshot` left it (always, for
+ * a host that keeps only its newest snapshot), else a new one restored from the machine snapshot it kept;
+ * for a new task, its first actor.
  */
-const scope: AnyActorScope = (() => {
-  const self = createActor(taskMachine, {
-    input: { id: "", contextId: "", timestamp: "", message: { kind: "message", messageId: "", role: "user", parts: [] } }
-  })
-  const ignore = () => {}
-  return {
-    self, id: "", sessionId: "", system: self.system,
-    logger: ignore, defer: ignore, emit: ignore, stopChild: ignore, actionExecutor: ignore
+const actorAt = (snapshot: TaskSnapshot): TaskActor => {
+  const at = snapshot.lifecycle
+  if (at === undefined) {
+    const actor = spawn(snapshot.data)
+    if (actor.getSnapshot().value !== snapshot.state) throw new Error(`the task machine does not start in '${snapshot.state}'`)
+    return actor
   }
-})()
+  return at.actor.getSnapshot() === at.machine ? at.actor : spawn(snapshot.data, taskMachine.getPersistedSnapshot(at.machine))
+}
 
-/** `submitted` as resolved once on a sample task (set at the end of this module; see {@link start}). */
-let submittedTemplate: TaskSnapshot | undefined
+const snapshotOf = (actor: TaskActor, data: TaskData): TaskSnapshot => {
+  const machine = actor.getSnapshot()
+  return { state: machine.value, data, lifecycle: { actor, machine } }
+}
 
-/** The snapshot of a new task: `submitted`, with the first user message in its history. */
+/** The snapshot of a new task: `submitted`, with the first user message (carrying the task's ids) in its history. */
 export const start = (input: TaskInput): TaskSnapshot => {
-  const context = initialContext(input)
-  // Resolving the submitted state directly skips the actor-start machinery of getInitialSnapshot,
-  // which doubled the cost of every new task; the result is the same snapshot (tested).
-  if (submittedTemplate === undefined) return taskMachine.resolveState({ value: "submitted", context })
-  // Resolving it once and taking its context-free fields saves the interpreter's state walk per task;
-  // children and history are fresh, as resolveState makes them.
-  return moveTo(submittedTemplate, submittedTemplate, context, {}, {})
+  const { contextId, id } = input
+  const data: TaskData = {
+    id,
+    contextId,
+    status: { state: "submitted", timestamp: input.timestamp },
+    history: logFrom([{ ...input.message, taskId: id, contextId }]),
+    artifacts: emptyArtifacts(),
+    metadata: input.metadata
+  }
+  return { state: "submitted", data, lifecycle: undefined }
 }
+
+/** The status change that takes a new task into each state; {@link restore} replays it. */
+const entering = {
+  working: "status",
+  "input-required": "requestInput",
+  "auth-required": "requestAuth",
+  completed: "complete",
+  canceled: "cancel",
+  failed: "fail",
+  rejected: "reject"
+} as const satisfies Record<Exclude<LifecycleState, "submitted">, TaskEvent["type"]>
 
 /**
  * The snapshot of a stored Task, to continue it (e.g. in another process). Returns undefined for the
- * wire-only state `unknown`. Artifacts come back open: closing is not recorded on the wire Task.
+ * wire-only state `unknown`. The actor reaches the task's state by the chart's own way there (its
+ * effects are dropped: the stored Task already holds them). Artifacts come back open: closing is not
+ * recorded on the wire Task.
  */
 export const restore = (task: Task): TaskSnapshot | undefined => {
   const state = task.status.state
   if (state === "unknown") return undefined
-  return taskMachine.resolveState({
-    value: state,
-    context: {
-      id: task.id,
-      contextId: task.contextId,
-      status: task.status,
-      history: logFrom(task.history ?? []),
-      artifacts: artifactsFrom(task.artifacts ?? []),
-      metadata: task.metadata,
-      emitted: none,
-      refusal: undefined
-    }
-  })
+  const data: TaskData = {
+    id: task.id,
+    contextId: task.contextId,
+    status: task.status,
+    history: logFrom(task.history ?? []),
+    artifacts: artifactsFrom(task.artifacts ?? []),
+    metadata: task.metadata
+  }
+  if (state === "submitted") return { state, data, lifecycle: undefined }
+  const actor = spawn(data)
+  send(actor, { type: entering[state], timestamp: task.status.timestamp ?? "" })
+  const restored = snapshotOf(actor, data)
+  if (restored.state !== state) throw new Error(`the task machine does not reach '${state}' by '${entering[state]}'`)
+  return restored
 }
 
 /**
- * Applies one event. Pure: `snapshot` is left as it was and may be stepped again. On refusal the host
- * keeps its snapshot and maps the refusal to a protocol error (e.g. `terminal` on cancel is -32002).
+ * Applies one event: the task's actor decides, the effects it emits update the data. `snapshot` is left as
+ * it was. On refusal the host keeps its snapshot and maps the refusal to a protocol error (e.g. `terminal`
+ * on cancel is -32002).
  *
  * @example
  * const r = step(snapshot, { type: "complete", timestamp: new Date().toISOString() })
  * if (r.accepted) { snapshot = r.snapshot; for (const e of r.emitted) log.append(e) }
  */
-export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult =>
-  snapshot.status === "done" ? refuseTerminal(snapshot, event) : hotPath(snapshot, event) ?? chart(snapshot, event)
-
-/** XState closes a machine in a final state to every event; we answer that with a refusal. */
-const refuseTerminal = (snapshot: TaskSnapshot, event: TaskEvent): StepResult =>
-  ({ accepted: false, refusal: refusalOf(snapshot.value, event.type, "terminal") })
-
-/**
- * {@link step} without its shortcut: every event through the statechart.
- *
- * @internal exported so tests can hold the shortcut to the chart's answers
- */
-export const stepThroughChart = (snapshot: TaskSnapshot, event: TaskEvent): StepResult =>
-  snapshot.status === "done" ? refuseTerminal(snapshot, event) : chart(snapshot, event)
-
-const chart = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
-  const next = taskMachine.transition(snapshot, event, scope)
-  const refusal = next.context.refusal
-  return refusal === undefined
-    ? { accepted: true, snapshot: next, emitted: next.context.emitted }
-    : { accepted: false, refusal }
+export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
+  // XState closes a machine in a final state to every event; we answer that with a refusal.
+  if (isTerminal(snapshot.state)) return refused(snapshot.state, event.type, "terminal")
+  const actor = actorAt(snapshot)
+  const effects = send(actor, event)
+  const first = effects[0]
+  if (first?.type === "refused") return refused(snapshot.state, event.type, first.reason)
+  const emitted: Array<TaskStreamEvent> = []
+  let data = snapshot.data
+  for (const effect of effects) data = apply(data, effect, emitted)
+  return { accepted: true, snapshot: snapshotOf(actor, data), emitted }
 }
 
-/**
- * Streams are mostly artifact chunks and progress updates, and a full XState macrostep costs several
- * microseconds. For those two events in the states that accept them without changing state, the answer
- * is the chart's own action applied to the context, with the state nodes kept as they are (what XState
- * builds for a transition that stays in the same atomic state with no entry or exit actions). Everything
- * else, refusals included, goes through the chart. Tests compare this path with the chart's.
- */
-const hotPath = (snapshot: TaskSnapshot, event: TaskEvent): StepResult | undefined => {
-  const context = snapshot.context
-  const state = context.status.state
-  if (event.type === "artifact") {
-    if ((state === "working" || state === "submitted") && !isClosed(context.artifacts, event.artifact.artifactId)) {
-      const update = artifactUpdate(context, event)
-      const emitted = [update]
-      return accept(snapshot, withContext(context, context.status, context.history, addChunk(context.artifacts, update), emitted))
+/** One effect on the data; the stream events it makes go to `emitted`. */
+const apply = (data: TaskData, effect: TaskEffect, emitted: Array<TaskStreamEvent>): TaskData => {
+  switch (effect.type) {
+    case "status": {
+      const status = effect.update.status
+      emitted.push(effect.update)
+      return withData(data, status, status.message === undefined ? data.history : append(data.history, status.message), data.artifacts)
     }
-  } else if (event.type === "status" && state === "working") {
-    const entered = enterStatus(context, event, "working")
-    return accept(snapshot, withContext(context, entered.status, entered.history, context.artifacts, entered.emitted))
-  } else if (moves !== undefined && (state === "working" || state === "submitted")) {
-    // A task that ends (or starts working) in one action takes this change once; through the interpreter
-    // it cost more than the rest of the task's step work together.
-    const target = moves[state][event.type as MoveEvent]
-    if (target !== undefined) {
-      const entered = enterStatus(context, event, target.value)
-      const next = withContext(context, entered.status, entered.history, context.artifacts, entered.emitted)
-      return { accepted: true, snapshot: moveTo(snapshot, target, next), emitted: next.emitted }
-    }
+    case "artifact":
+      emitted.push(effect.update)
+      return withData(data, data.status, data.history, addChunk(data.artifacts, effect.update))
+    case "message":
+      if (effect.streamed) emitted.push(effect.message)
+      return withData(data, data.status, append(data.history, effect.message), data.artifacts)
+    case "refused":
+      return data
   }
-  return undefined
 }
 
-/** The status changes {@link hotPath} takes out of `submitted` and `working` without the interpreter. */
-type MoveEvent = "complete" | "fail" | "reject" | "cancel" | "status"
+const withData = (
+  data: TaskData,
+  status: TaskData["status"],
+  history: TaskData["history"],
+  artifacts: TaskData["artifacts"]
+): TaskData => ({ id: data.id, contextId: data.contextId, status, history, artifacts, metadata: data.metadata })
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+const tasks = new WeakMap<TaskData, Task>()
 
 /**
- * The snapshot after a change of state: the target's state nodes, value, status and output as the chart
- * computed them once (they depend only on the state and the event type, not on the context); the rest
- * passes through from `snapshot`, as in XState's own transition (this machine has no history or children).
- */
-const moveTo = (
-  snapshot: TaskSnapshot,
-  target: TaskSnapshot,
-  context: TaskMachineContext,
-  children = snapshot.children,
-  historyValue = snapshot.historyValue
-): TaskSnapshot => ({
-  status: target.status,
-  output: target.output,
-  error: snapshot.error,
-  machine: snapshot.machine,
-  context,
-  _nodes: target._nodes,
-  value: target.value,
-  tags: target.tags,
-  children,
-  historyValue,
-  matches: snapshot.matches,
-  hasTag: snapshot.hasTag,
-  can: snapshot.can,
-  getMeta: snapshot.getMeta,
-  toJSON: snapshot.toJSON
-} as TaskSnapshot)
-
-/**
- * The next context, written out field by field: spreading the old context and then an update object
- * costs a dictionary-style copy per event, which dominated a stream of small chunks.
- */
-const withContext = (
-  context: TaskMachineContext,
-  status: TaskStatus,
-  history: TaskMachineContext["history"],
-  artifacts: TaskMachineContext["artifacts"],
-  emitted: ReadonlyArray<TaskStreamEvent>
-): TaskMachineContext => ({
-  id: context.id,
-  contextId: context.contextId,
-  status,
-  history,
-  artifacts,
-  metadata: context.metadata,
-  emitted,
-  refusal: undefined
-})
-
-const accept = (snapshot: TaskSnapshot, context: TaskMachineContext): StepResult =>
-  ({ accepted: true, snapshot: withSnapshotContext(snapshot, context), emitted: context.emitted })
-
-/**
- * `{ ...snapshot, context }` written out. XState snapshots carry fifteen fields (methods included) and
- * V8 spreads them on a slow path, several times the cost of the rest of the step; a literal with the
- * same fields in the same order is what XState's own clone builds. The field list is checked once
- * against a real snapshot, so another XState version falls back to the spread instead of losing fields.
- */
-const copyContext = (snapshot: TaskSnapshot, context: TaskMachineContext): TaskSnapshot => ({
-  status: snapshot.status,
-  output: snapshot.output,
-  error: snapshot.error,
-  machine: snapshot.machine,
-  context,
-  _nodes: snapshot._nodes,
-  value: snapshot.value,
-  tags: snapshot.tags,
-  children: snapshot.children,
-  historyValue: snapshot.historyValue,
-  matches: snapshot.matches,
-  hasTag: snapshot.hasTag,
-  can: snapshot.can,
-  getMeta: snapshot.getMeta,
-  toJSON: snapshot.toJSON
-} as TaskSnapshot)
-
-const spreadContext = (snapshot: TaskSnapshot, context: TaskMachineContext): TaskSnapshot => ({ ...snapshot, context })
-
-const withSnapshotContext = (() => {
-  const sample = scope.self.getSnapshot() as TaskSnapshot
-  const same = (a: object, b: object) => Object.keys(a).join() === Object.keys(b).join()
-  return same(copyContext(sample, sample.context), sample) ? copyContext : spreadContext
-})()
-
-/**
- * For each of `submitted` and `working` and each {@link MoveEvent} (but `status` from `working`, which
- * stays), the chart's own answer on a sample task: {@link moveTo} takes its state-dependent fields.
- * Undefined when this XState's snapshots have other fields than {@link moveTo} writes (then the chart answers).
- */
-const moves = (() => {
-  if (withSnapshotContext !== copyContext) return undefined
-  const from = taskMachine.resolveState({
-    value: "submitted",
-    context: initialContext({ id: "", contextId: "", timestamp: "", message: { kind: "message", messageId: "", role: "user", parts: [] } })
-  })
-  submittedTemplate = from
-  const targets = (source: TaskSnapshot, types: ReadonlyArray<MoveEvent>) => {
-    const out: Partial<Record<MoveEvent, TaskSnapshot>> = {}
-    for (const type of types) {
-      const result = chart(source, { type, timestamp: "" })
-      if (!result.accepted) throw new Error(`the chart refuses ${type} from ${source.value}`)
-      out[type] = result.snapshot
-    }
-    return out
-  }
-  const submitted = targets(from, ["complete", "fail", "reject", "cancel", "status"])
-  return { submitted, working: targets(submitted.status!, ["complete", "fail", "reject", "cancel"]) }
-})()
-
-const tasks = new WeakMap<TaskMachineContext, Task>()
-
-/**
- * The wire Task of a snapshot (merged artifacts, full history), built once per snapshot. It costs
+ * The wire Task of a snapshot (merged artifacts, full history), built once per snapshot's data. It costs
  * O(history + artifact chunks), so hosts call it when they need a Task (first stream event, get,
  * interrupted or terminal state), not after every chunk. `history` and `artifacts` are omitted when empty.
  */
 export const taskOf = (snapshot: TaskSnapshot): Task => {
-  const context = snapshot.context
-  const cached = tasks.get(context)
+  const data = snapshot.data
+  const cached = tasks.get(data)
   if (cached !== undefined) return cached
-  // Fields set one by one (same order as before) rather than spread from temporary objects: built per task and state.
-  const task: Mutable<Task> = { kind: "task", id: context.id, contextId: context.contextId, status: context.status }
-  if (context.history.length !== 0) task.history = toArray(context.history)
-  if (context.artifacts.chunks.length !== 0) task.artifacts = toArtifacts(context.artifacts)
-  if (context.metadata !== undefined) task.metadata = context.metadata
-  tasks.set(context, task)
+  const task: Mutable<Task> = { kind: "task", id: data.id, contextId: data.contextId, status: data.status }
+  if (data.history.length !== 0) task.history = toArray(data.history)
+  if (data.artifacts.chunks.length !== 0) task.artifacts = toArtifacts(data.artifacts)
+  if (data.metadata !== undefined) task.metadata = data.metadata
+  tasks.set(data, task)
   return task
 }

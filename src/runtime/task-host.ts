@@ -163,7 +163,7 @@ export const makeTaskHost = (
       waiters = []
       for (const w of ws) w()
     }
-    const state = () => snapshot.context.status.state
+    const state = () => snapshot.state
     // Settled: what a blocking send waits for. An idle task (no run in progress, kept open by
     // `onReturn: "keep"`) is settled too: nothing will change it until the next message.
     const settled = () =>

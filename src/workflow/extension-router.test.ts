@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { assign, setup as machineSetup } from "xstate"
 import type { Message, Task } from "../../schemas/index.ts"
 import { messageText } from "../agent/messages.ts"
 import { makeMemoryTaskStore } from "../runtime/memory-task-store.ts"
 import { TaskRuntime } from "../runtime/task-runtime.ts"
-import { as, userMessage } from "../runtime/test-fixtures.ts"
+import { as, testCard, userMessage } from "../runtime/test-fixtures.ts"
 import { Workflow } from "./index.ts"
 import { approvalAgent, approvalExtension } from "./test-fixtures.ts"
 
@@ -96,6 +97,43 @@ describe("Workflow.router", () => {
       expect(again._tag).toBe("InvalidParams")
       expect(again.message).toContain("is completed, not waiting for input")
       expect((yield* runtime.get({ id: t.id }, alice)).status.state).toBe("completed")
+    }))
+
+  it.scoped("an event the saved machine state refuses (a guard on its context): InvalidParams, the task unchanged", () =>
+    Effect.gen(function*() {
+      // Waits for a code; `gate.open` applies only once a code was given, which the saved context says.
+      const gateMachine = machineSetup({
+        types: { context: {} as { code: string | undefined }, events: {} as { type: "gate.code"; code: string } | { type: "gate.open" } }
+      }).createMachine({
+        initial: "waiting",
+        context: { code: undefined },
+        states: {
+          waiting: {
+            meta: { a2a: "input-required", prompt: "code?" },
+            on: {
+              "gate.code": { actions: assign({ code: ({ event }) => event.code }) },
+              "gate.open": { guard: ({ context }) => context.code !== undefined, target: "open" }
+            }
+          },
+          open: { type: "final", meta: { a2a: "completed", message: "open" } }
+        }
+      })
+      const gate = Workflow.extension({
+        uri: "https://example.com/ext/gate/v1",
+        namespace: "gate",
+        machine: gateMachine,
+        description: "gate/open",
+        methods: { open: () => ({ type: "gate.open" }) }
+      })
+      const runtime = yield* TaskRuntime.make(
+        Workflow.toAgent({ card: testCard(), machine: gateMachine, toEvent: () => undefined, extensions: [gate] })
+      )
+      const t = asTask(yield* runtime.send({ message: userMessage("start") }, alice))
+      expect(t.status.state).toBe("input-required")
+      const refused = yield* Effect.flip(Workflow.router(runtime).routeExtensionMethod("gate/open", { taskId: t.id }, alice))
+      expect(refused._tag).toBe("InvalidParams")
+      expect(refused.message).toContain("'gate.open' does not apply")
+      expect((yield* runtime.get({ id: t.id }, alice)).status.state).toBe("input-required")
     }))
 
   it.scoped("a call reaches a task whose actor lives in another runtime sharing the store", () =>

@@ -1,5 +1,5 @@
 import { Effect, Either } from "effect"
-import type { AnyMachineSnapshot } from "xstate"
+import { createActor, type AnyMachineSnapshot, type Snapshot } from "xstate"
 import { InvalidParams, MethodNotFound } from "../../schemas/index.ts"
 import type { Message, Part, ProtocolError, Task } from "../../schemas/index.ts"
 import { isInterrupted } from "../../machines/task.ts"
@@ -27,15 +27,13 @@ const invalid = (message: string) => new InvalidParams({ message: `Invalid param
 
 /** Whether the machine saved with the task's input request accepts `event` (true when nothing was saved). */
 const applies = (ext: WorkflowExtension, task: Task, event: { readonly type: string }): boolean => {
-  const entry = task.status.message?.metadata?.[workflowMetadataKey] as { snapshot?: { value?: unknown; context?: unknown } } | undefined
+  const entry = task.status.message?.metadata?.[workflowMetadataKey] as { snapshot?: Snapshot<unknown> } | undefined
   const saved = entry?.snapshot
   if (saved === undefined) return true
-  try {
-    const snapshot = ext.machine.resolveState({ value: saved.value as never, context: saved.context as never }) as AnyMachineSnapshot
-    return snapshot.can(event)
-  } catch {
-    return true // a snapshot of another machine version: let the task's own machine judge the event
-  }
+  // Restored as XState restores a persisted actor, and never started: nothing the machine invokes runs.
+  const snapshot = createActor(ext.machine, { snapshot: saved }).getSnapshot() as AnyMachineSnapshot
+  // A snapshot this machine cannot restore (another version of it): let the task's own machine judge the event.
+  return snapshot.status !== "active" || snapshot.can(event)
 }
 
 /**
