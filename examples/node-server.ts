@@ -2,12 +2,16 @@
  * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance,
  * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
  */
-import { nodeDnsResolver, serveNode } from "../src/adapters/node.ts"
+import { nodeDnsResolver, nodePushTransport, serveNode } from "../src/adapters/node.ts"
 import { A2AServer } from "../src/server/a2a-server.ts"
 import { pickAgent } from "./agents/pick.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
-  push: { resolveDns: nodeDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
+  push: {
+    resolveDns: nodeDnsResolver,
+    transport: nodePushTransport(),
+    allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean)
+  }
 })
 const listening = await serveNode(server, {
   port: Number(process.env["PORT"] ?? 0),

@@ -1,6 +1,6 @@
 // examples/push-notifications.ts — signed push notifications to a webhook that verifies them.
 import { createA2AClient, userText } from "../src/client/index.ts"
-import { nodeDnsResolver, serveNode } from "../src/adapters/node.ts"
+import { nodeDnsResolver, nodePushTransport, serveNode } from "../src/adapters/node.ts"
 import { A2AServer, Agent, type Task } from "../src/index.ts"
 import { startReceiver } from "./push-receiver.ts"
 
@@ -14,8 +14,9 @@ const agent = Agent.make({
 })
 
 const server = await A2AServer.make(agent, {
-  // Webhooks are checked before every delivery; this one lives on loopback, so it must be allowed.
-  push: { resolveDns: nodeDnsResolver, allow: ["127.0.0.1"] }
+  // Webhooks are checked before every delivery and the connection goes to the checked address
+  // (http and https); this one lives on loopback, so it must be allowed.
+  push: { resolveDns: nodeDnsResolver, transport: nodePushTransport(), allow: ["127.0.0.1"] }
 })
 const listening = await serveNode(server)
 
