@@ -30,8 +30,8 @@ describe.skipIf(!present)(
     })
 
     it.each(definitions.filter((name) => !exclusions.has(name)))("%s names itself in decode errors", (name) => {
-      const schema = exported[name] as Schema.Schema.Any
-      expect(Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(schema.ast))).toBe(name)
+      const schema = exported[name] as Schema.Top
+      expect(Option.getOrUndefined(SchemaAST.resolveIdentifier(schema.ast))).toBe(name)
     })
   }
 )

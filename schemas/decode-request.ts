@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
 import type { ResponseId } from "./jsonrpc.ts"
 import { type JsonTextOptions, readJsonText } from "./json-text.ts"
@@ -47,14 +47,14 @@ export interface DecodeRequestOptions {
   readonly extensionMethods?: ReadonlySet<string> | ((method: string) => boolean)
 }
 
-type ParamsDecoder = (params: unknown) => Either.Either<unknown, ParseResult.ParseError>
+type ParamsDecoder = (params: unknown) => Result.Result<unknown, Schema.SchemaError>
 
 // Built once at module load: the classifier runs on every request, and a Map avoids inherited keys such as
 // "constructor" or "__proto__" resolving to something.
 const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
   (Object.keys(methods) as Array<MethodName>).map((name) => [
     name,
-    Schema.decodeUnknownEither(methods[name].params as Schema.Schema<unknown, unknown, never>)
+    Schema.decodeUnknownResult(methods[name].params as Schema.Codec<unknown, unknown>)
   ])
 )
 
@@ -62,7 +62,7 @@ const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
 // decoded as whichever of `undefined` and `{}` the method's schema accepts.
 const absentParams: ReadonlyMap<string, undefined | {}> = new Map(
   [...decoders].flatMap(([name, decode]): Array<[string, undefined | {}]> =>
-    Either.isRight(decode(undefined)) ? [[name, undefined]] : Either.isRight(decode({})) ? [[name, {}]] : []
+    Result.isSuccess(decode(undefined)) ? [[name, undefined]] : Result.isSuccess(decode({})) ? [[name, {}]] : []
   )
 )
 
@@ -92,7 +92,7 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
  * A short, human-readable account of why params failed: the first few failing paths with what was expected
  * there. Values from the request are clipped so a huge or hostile input is never echoed back in full.
  */
-export const describeParamsError = (error: ParseResult.ParseError): {
+export const describeParamsError = (error: Schema.SchemaError): {
   readonly message: string
   readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
 } => {
@@ -173,7 +173,7 @@ export function decodeRequest(
     return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }))
   }
   const decoded = decode(params === undefined ? absentParams.get(method) : params)
-  if (Either.isLeft(decoded)) {
+  if (Result.isFailure(decoded)) {
     const { issues, message } = describeParamsError(decoded.left)
     return fail(id, new InvalidParams({ message, data: { issues } }))
   }

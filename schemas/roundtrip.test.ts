@@ -39,7 +39,7 @@ const loadValidator = () => {
   }
 }
 
-const exported = schemas as unknown as Record<string, Schema.Schema<unknown, unknown, never>>
+const exported = schemas as unknown as Record<string, Schema.Codec<unknown, unknown>>
 
 const definitionNames = present
   ? Object.keys((JSON.parse(readFileSync(upstreamFile, "utf8")) as { definitions: object }).definitions)
@@ -90,8 +90,8 @@ describe.skipIf(!present)(
   `deliberate differences from upstream${absentNote}`,
   () => {
     const validate = present ? loadValidator() : () => ({ ok: false, errors: "" })
-    const accepts = <A, I>(schema: Schema.Schema<A, I, never>, value: unknown) =>
-      Schema.decodeUnknownEither(schema)(value)._tag === "Right"
+    const accepts = <A, I>(schema: Schema.Codec<A, I>, value: unknown) =>
+      Schema.decodeUnknownResult(schema)(value)._tag === "Right"
 
     it("stricter: a file with both bytes and uri is refused (upstream's JSON Schema lets it through)", () => {
       const part = { kind: "file", file: { bytes: "aGk=", uri: "https://example.com/f" } }

@@ -13,7 +13,7 @@ import type { FastCheck } from "effect"
  * An optional property that, when present, holds a value of `schema` (never `undefined`), as in JSON where a
  * missing field has no value. With `exactOptionalPropertyTypes` the type is `field?: A`, not `A | undefined`.
  */
-export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+export const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
 
 // Passed through JSON once so generated values are exactly what a peer would read back (e.g. -0 becomes 0).
 const jsonValue = (fc: typeof FastCheck) =>
@@ -28,10 +28,10 @@ const jsonKey = (fc: typeof FastCheck) =>
  * Any JSON value (`data`, `result`). Typed `unknown`; its generator yields JSON values only, so generated
  * documents survive `JSON.stringify`.
  */
-export const JsonUnknown = Schema.Unknown.annotations({ arbitrary: () => (fc) => jsonValue(fc) })
+export const JsonUnknown = Schema.Unknown.annotate({ arbitrary: () => (fc) => jsonValue(fc) })
 
 /** A JSON object with arbitrary values: upstream's `{ type: "object", additionalProperties: {} }`. */
-export const JsonObject = Schema.Record({ key: Schema.String, value: JsonUnknown }).annotations({
+export const JsonObject = Schema.Record(Schema.String, JsonUnknown).annotate({
   arbitrary: () => (fc) => fc.dictionary(jsonKey(fc), jsonValue(fc), { maxKeys: 3, noNullPrototype: true })
 })
 
@@ -40,18 +40,18 @@ export const JsonObject = Schema.Record({ key: Schema.String, value: JsonUnknown
  * leaves out `__proto__`-like keys, which an object literal turns into a prototype change: such a key does not
  * survive a decode, so JSON parsing upstream of the schemas must drop it.
  */
-export const StringRecord = <V extends Schema.Schema<any, any, never>>(value: V) =>
-  Schema.Record({ key: Schema.String, value }).annotations({
+export const StringRecord = <V extends Schema.Codec<any, any>>(value: V) =>
+  Schema.Record({ key: Schema.String, value }).annotate({
     arbitrary: () => (fc) => fc.dictionary(jsonKey(fc), Arbitrary.make(value), { maxKeys: 3, noNullPrototype: true })
   })
 
 /** Extension data keyed by extension URI or application-defined names; free-form JSON. */
-export const Metadata = JsonObject.annotations({ identifier: "Metadata" })
+export const Metadata = JsonObject.annotate({ identifier: "Metadata" })
 
 /** `metadata?: Metadata`, the field most wire objects carry. */
 export const metadataField = { metadata: optional(Metadata) }
 
-const Forbidden = Schema.Never.annotations({
+const Forbidden = Schema.Never.annotate({
   // Only reached through `exclusive`, whose own generator never emits the field; present so the derivation
   // of the surrounding schema does not stop at `never`.
   arbitrary: () => (fc) => fc.constant(undefined as never),
@@ -95,7 +95,7 @@ export const exclusive = <Fields extends Schema.Struct.Fields, K extends string>
 ): Schema.Struct<Fields & Absent<K>> => {
   const allowed = Schema.Struct(fields)
   const absentFields = Object.fromEntries(forbidden.map((k) => [k, absent])) as unknown as Absent<K>
-  return Schema.Struct({ ...fields, ...absentFields }).annotations({
+  return Schema.Struct({ ...fields, ...absentFields }).annotate({
     arbitrary: () => () => Arbitrary.make(allowed) as FastCheck.Arbitrary<Schema.Struct.Type<Fields & Absent<K>>>
   })
 }

@@ -1,4 +1,4 @@
-import { Arbitrary, Either, FastCheck, Schema } from "effect"
+import { Arbitrary, FastCheck, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { AgentCard } from "../agent-card.ts"
 import { SendMessageResult, StreamResult } from "../events.ts"
@@ -21,12 +21,12 @@ import {
 
 const numRuns = 40
 const viaJson = (u: unknown): unknown => JSON.parse(JSON.stringify(u))
-const right = <A, E>(e: Either.Either<A, E>): A => {
-  if (Either.isLeft(e)) throw new Error(`expected a decoded value, got ${String(e.left)}`)
+const right = <A, E>(e: Result.Result<A, E>): A => {
+  if (Result.isFailure(e)) throw new Error(`expected a decoded value, got ${String(e.left)}`)
   return e.right
 }
-const leftMessage = <A, E extends { message: string }>(e: Either.Either<A, E>): string => {
-  if (Either.isRight(e)) throw new Error(`expected a failure, got ${JSON.stringify(e.right)}`)
+const leftMessage = <A, E extends { message: string }>(e: Result.Result<A, E>): string => {
+  if (Result.isSuccess(e)) throw new Error(`expected a failure, got ${JSON.stringify(e.right)}`)
   return e.left.message
 }
 
@@ -231,8 +231,8 @@ describe("REST input in the spellings peers use", () => {
     expect(right(decodeRestResponse.task({ id: "t", contextId: "c", status: {} })).status.state).toBe("unknown")
     expect(right(decodeRestResponse.streamResponse({ artifactUpdate: { taskId: "t", contextId: "c", artifact: { artifactId: "a" } } })))
       .toMatchObject({ artifact: { artifactId: "a", parts: [] } })
-    expect(Either.isLeft(decodeRestResponse.task({ kind: "task", id: "t", status: { state: "working" } }))).toBe(true)
-    expect(Either.isLeft(decodeRestResponse.streamResponse({ kind: "status-update", taskId: "t", contextId: "c", status: { state: "working" } }))).toBe(true)
+    expect(Result.isFailure(decodeRestResponse.task({ kind: "task", id: "t", status: { state: "working" } }))).toBe(true)
+    expect(Result.isFailure(decodeRestResponse.streamResponse({ kind: "status-update", taskId: "t", contextId: "c", status: { state: "working" } }))).toBe(true)
   })
 
   it("bare plain A2A events are read too", () => {
@@ -271,19 +271,19 @@ describe("REST input that the schemas refuse, with a message naming the path", (
 
   it("a file part with both a URI and bytes, and a part with two kinds", () => {
     const both = { file: { file_with_uri: "https://x", file_with_bytes: "aGk=" } }
-    expect(Either.isLeft(send({ messageId: "m", role: "ROLE_USER", content: [both] }))).toBe(true)
-    expect(Either.isLeft(send({ messageId: "m", role: "ROLE_USER", content: [{ text: "a", data: { data: {} } }] }))).toBe(true)
+    expect(Result.isFailure(send({ messageId: "m", role: "ROLE_USER", content: [both] }))).toBe(true)
+    expect(Result.isFailure(send({ messageId: "m", role: "ROLE_USER", content: [{ text: "a", data: { data: {} } }] }))).toBe(true)
   })
 
   it("not an object at all", () => {
     for (const body of [null, 42, "text", [], undefined]) {
-      expect(Either.isLeft(decodeRestRequest.sendParams(body))).toBe(true)
+      expect(Result.isFailure(decodeRestRequest.sendParams(body))).toBe(true)
     }
   })
 
   it("an unknown state in a response", () => {
     const bad = { id: "t", contextId: "c", status: { state: "TASK_STATE_BOGUS" } }
-    expect(Either.isLeft(decodeRestResponse.task(bad))).toBe(true)
+    expect(Result.isFailure(decodeRestResponse.task(bad))).toBe(true)
   })
 })
 

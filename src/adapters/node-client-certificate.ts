@@ -15,7 +15,7 @@
 import type { IncomingMessage } from "node:http"
 import type { Socket } from "node:net"
 import type { PeerCertificate, TLSSocket } from "node:tls"
-import type { HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "effect/http"
 import type { PeerCertificateInfo } from "../auth/auth-request.ts"
 
 type DistinguishedName = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>

@@ -202,7 +202,7 @@ describe("hashChainSink + verifyChain", () => {
         })
         yield* sink.record(events[0]!)
         failNext = true
-        const failed = yield* Effect.either(sink.record(events[1]!))
+        const failed = yield* Effect.result(sink.record(events[1]!))
         yield* sink.record(events[2]!)
         return failed
       })

@@ -27,7 +27,7 @@ export interface BodyLimits {
 
 /** Cancels a reader without ever waiting longer than a fixed deadline. */
 const cancelBounded = (reader: ReadableStreamDefaultReader<Uint8Array>): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     reader.cancel().then(
       () => resume(Effect.void),
       () => resume(Effect.void)
@@ -44,7 +44,7 @@ export const bodyChunks = (
   body: ReadableStream<Uint8Array>,
   limits: BodyLimits
 ): Stream.Stream<Uint8Array, A2AClientTransportError | InvalidAgentResponse> =>
-  Stream.unwrapScoped(
+  Stream.unwrap(
     Effect.map(
       Effect.acquireRelease(Effect.sync(() => body.getReader()), cancelBounded),
       (reader) =>
@@ -61,7 +61,7 @@ export const bodyChunks = (
                 })
               )
           }).pipe(
-            Effect.timeoutFail({
+            Effect.timeoutOrElse({
               duration: limits.idleTimeoutMs,
               onTimeout: () =>
                 Option.some<A2AClientTransportError | InvalidAgentResponse>(
@@ -93,7 +93,7 @@ export const readTextCapped = (
     })
   const declared = Number(response.headers.get("content-length") ?? Number.NaN)
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
-    return Effect.zipRight(
+    return Effect.andThen(
       response.body === null ? Effect.void : cancelBounded(response.body.getReader()),
       Effect.fail(tooLarge())
     )

@@ -1,4 +1,4 @@
-import { Chunk, Effect, Either, Exit, Stream } from "effect"
+import { Chunk, Effect, Exit, Result, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { A2AClient, type A2AClientOptions, userText } from "./client.ts"
 import { invalidAnswerReason } from "./errors.ts"
@@ -187,10 +187,10 @@ describe("streams", () => {
     const client = await Effect.runPromise(at("/never-ends", { ...quick, idleTimeoutMs: 300 }))
     const seen: Array<unknown> = []
     const result = await Effect.runPromise(
-      Stream.runForEach(client.resubscribe({ id: "task-1" }), (e) => Effect.sync(() => seen.push(e))).pipe(Effect.either)
+      Stream.runForEach(client.resubscribe({ id: "task-1" }), (e) => Effect.sync(() => seen.push(e))).pipe(Effect.result)
     )
     expect(seen).toEqual([scriptedEvents[0]])
-    expect(Either.isLeft(result) && result.left._tag === "InvalidAgentResponse" && invalidAnswerReason(result.left)).toBe("IdleTimeout")
+    expect(Result.isFailure(result) && result.left._tag === "InvalidAgentResponse" && invalidAnswerReason(result.left)).toBe("IdleTimeout")
   })
 
   it("refuses an event larger than maxEventBytes without buffering it whole", async () => {

@@ -176,7 +176,7 @@ export const withResume = (
           delivered++
           return Option.some(event)
         }),
-        Stream.catchAll((e) => {
+        Stream.catch((e) => {
           if (!isResumable(e)) return Stream.fail(e)
           dropped = e
           return Stream.empty

@@ -14,7 +14,7 @@ const counterLog = (window = 8) => {
 
 /** Yields until the log has `n` subscribers: ordering by observation, never by sleeping. */
 const untilSubscribers = (log: { readonly subscribers: () => number }, n: number) =>
-  Effect.yieldNow().pipe(Effect.repeat({ until: () => log.subscribers() >= n }))
+  Effect.yieldNow.pipe(Effect.repeat({ until: () => log.subscribers() >= n }))
 
 const seqs = <E>(c: Chunk.Chunk<{ readonly seq: number; readonly event: E }>) => Chunk.toArray(c).map((e) => e.seq)
 
@@ -36,7 +36,7 @@ describe("EventLog", () => {
     Effect.gen(function*() {
       const { log, push } = counterLog()
       push(1)
-      const fiber = yield* Effect.fork(Stream.runCollect(Stream.take(log.subscribe(), 3)))
+      const fiber = yield* Effect.forkChild(Stream.runCollect(Stream.take(log.subscribe(), 3)))
       yield* untilSubscribers(log, 1)
       push(2)
       push(3)
@@ -54,12 +54,12 @@ describe("EventLog", () => {
       expect(log.retained()).toBe(4)
     }))
 
-  it.scoped("hands a waiting reader everything queued in one chunk", () =>
+  it.effect("hands a waiting reader everything queued in one chunk", () =>
     Effect.gen(function*() {
       const { log, push } = counterLog(64)
       const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
-      const waiting = yield* Effect.fork(pull)
-      yield* Effect.yieldNow()
+      const waiting = yield* Effect.forkChild(pull)
+      yield* Effect.yieldNow
       push(1)
       for (let i = 2; i <= 20; i++) push(i)
       const first = yield* Fiber.join(waiting)
@@ -70,7 +70,7 @@ describe("EventLog", () => {
       expect(seqs(yield* pull)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21))
     }))
 
-  it.scoped("resynchronises a reader that reads nothing while 100,000 events go by, with bounded memory", () =>
+  it.effect("resynchronises a reader that reads nothing while 100,000 events go by, with bounded memory", () =>
     Effect.gen(function*() {
       const { log, push } = counterLog(1024)
       const pull = yield* Stream.toPull(log.subscribe())
@@ -83,7 +83,7 @@ describe("EventLog", () => {
       expect(Chunk.toArray(yield* pull)).toEqual([{ seq: 100_001, event: 100_001 }])
     }))
 
-  it.scoped("honours a per-subscriber lag bound smaller than the window", () =>
+  it.effect("honours a per-subscriber lag bound smaller than the window", () =>
     Effect.gen(function*() {
       const { log, push } = counterLog(1024)
       const pull = yield* Stream.toPull(log.subscribe({ after: 0, maxLag: 10 }))
@@ -98,7 +98,7 @@ describe("EventLog", () => {
       const { log, push } = counterLog(4096)
       const readers = yield* Effect.forEach(
         [1, 2, 3],
-        () => Effect.fork(Stream.runCollect(log.subscribe({ after: 0 }))),
+        () => Effect.forkChild(Stream.runCollect(log.subscribe({ after: 0 }))),
         { concurrency: "unbounded" }
       )
       yield* untilSubscribers(log, 3)
@@ -112,7 +112,7 @@ describe("EventLog", () => {
       expect(log.subscribers()).toBe(0)
     }))
 
-  it.scoped("ends a pull on a closed, drained log", () =>
+  it.effect("ends a pull on a closed, drained log", () =>
     Effect.gen(function*() {
       const { log } = counterLog()
       log.close()

@@ -114,11 +114,11 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
         const from = sub.cursor
         for (let i = 0; i < behind; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
         sub.cursor = last
-        return Effect.succeed(Chunk.unsafeFromArray(out))
+        return Effect.succeed(Chunk.fromArrayUnsafe(out))
       }
       if (isClosed) return Effect.fail(Option.none())
-      return Effect.zipRight(
-        Effect.async<void>((resume) => {
+      return Effect.andThen(
+        Effect.callback<void>((resume) => {
           sub.wake = () => resume(Effect.void)
           waiting++
           return Effect.sync(() => {

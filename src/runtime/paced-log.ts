@@ -62,8 +62,8 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
       readers.add(reader)
       return log.subscribe(options).pipe(
         // Per chunk, not per event: the log hands every available event over in one chunk.
-        Stream.mapChunks((chunk) => {
-          const last: Sequenced<E> | undefined = Chunk.isNonEmpty(chunk) ? Chunk.unsafeLast(chunk) : undefined
+        Stream.mapArray((chunk) => {
+          const last: Sequenced<E> | undefined = Chunk.isNonEmpty(chunk) ? Chunk.lastUnsafe(chunk) : undefined
           if (last !== undefined && last.seq > reader.seq) {
             reader.seq = last.seq
             wake()
@@ -78,7 +78,7 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     })
   }
 
-  const nextProgress = Effect.async<void>((resume) => {
+  const nextProgress = Effect.callback<void>((resume) => {
     const w = () => resume(Effect.void)
     wakers.push(w)
     return Effect.sync(() => {
@@ -99,7 +99,7 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
         slow.abandoned = true
         return catchUp(undefined)
       }
-      return Effect.zipRight(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
+      return Effect.andThen(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
     })
 
   const pace = Effect.suspend(() => {

@@ -78,7 +78,7 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
       )
     })
   const logged = (effect: Effect.Effect<void, TaskStoreFailure | VersionConflict>) =>
-    Effect.catchAll(effect, (failure) =>
+    Effect.catch(effect, (failure) =>
       failure._tag === "VersionConflict"
         ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
         : Effect.logError("task store write failed", failure))
@@ -120,7 +120,7 @@ const makeMutex = () => {
   }
   const unlock = Effect.sync(unlockNow)
   // Made on first contention only: most hosts never wait for their own lock.
-  const waitTurn = () => Effect.async<void>((resume) => {
+  const waitTurn = () => Effect.callback<void>((resume) => {
     let handed = false
     const turn = () => {
       handed = true
@@ -140,7 +140,7 @@ const makeMutex = () => {
           busy = true
           return Effect.ensuring(restore(effect), unlock)
         }
-        return Effect.zipRight(restore(waitTurn()), Effect.ensuring(restore(effect), unlock))
+        return Effect.andThen(restore(waitTurn()), Effect.ensuring(restore(effect), unlock))
       })
     )
 }

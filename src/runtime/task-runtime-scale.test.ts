@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Stream, TestClock } from "effect"
+import { Chunk, Deferred, Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import type { Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -10,7 +11,7 @@ import { TaskRuntime } from "./task-runtime.ts"
 const alice = as("alice")
 
 describe("TaskRuntime at scale", () => {
-  it.scoped("runs 10,000 concurrent tasks with per-task order, then drops them after their time to live", () =>
+  it.effect("runs 10,000 concurrent tasks with per-task order, then drops them after their time to live", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "1 minute", maxTerminalTasks: 20_000 })
       const runtime = yield* TaskRuntime.make(
@@ -46,7 +47,7 @@ describe("TaskRuntime at scale", () => {
       expect(store.size()).toBe(0)
     }), 120_000)
 
-  it.scoped("a reader that reads nothing never stalls a 100,000-event agent, then gets a snapshot and live events", () =>
+  it.effect("a reader that reads nothing never stalls a 100,000-event agent, then gets a snapshot and live events", () =>
     Effect.gen(function*() {
       const emitted = yield* Deferred.make<void>()
       const gate = yield* Deferred.make<void>()
@@ -72,7 +73,7 @@ describe("TaskRuntime at scale", () => {
       expect(first[0]?.event.kind).toBe("task")
       // the agent emits everything while nobody reads: it waits once for the idle reader, for at most the
       // stall bound (1 s of Effect time), then leaves it to the snapshot resync
-      const clock = yield* Effect.fork(Effect.forever(Effect.zipRight(Effect.yieldNow(), TestClock.adjust("100 millis"))))
+      const clock = yield* Effect.forkChild(Effect.forever(Effect.andThen(Effect.yieldNow, TestClock.adjust("100 millis"))))
       yield* Deferred.await(emitted)
       const waited = yield* TestClock.currentTimeMillis
       yield* Fiber.interrupt(clock)
@@ -86,7 +87,7 @@ describe("TaskRuntime at scale", () => {
       yield* Deferred.succeed(gate, undefined)
       const rest: Array<{ seq: number; kind: string }> = []
       for (;;) {
-        const next = yield* Effect.either(pull)
+        const next = yield* Effect.result(pull)
         if (next._tag === "Left") break
         for (const e of next.right) rest.push({ seq: e.seq, kind: e.event.kind })
       }

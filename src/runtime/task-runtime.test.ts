@@ -21,7 +21,7 @@ const kinds = (events: ReadonlyArray<SequencedEvent>) =>
   events.map(({ event }) => (event.kind === "status-update" ? `status:${event.status.state}` : event.kind))
 
 describe("TaskRuntime lifecycle", () => {
-  it.scoped("streams Task, working, artifact and the final completed status, numbered from 1", () =>
+  it.effect("streams Task, working, artifact and the final completed status, numbered from 1", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -44,7 +44,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(yield* runtime.get({ id: taskId }, alice)).toEqual(stored.task)
     }))
 
-  it.scoped("blocking send waits for the terminal state; non-blocking answers at once", () =>
+  it.effect("blocking send waits for the terminal state; non-blocking answers at once", () =>
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -56,13 +56,13 @@ describe("TaskRuntime lifecycle", () => {
       )
       const early = asTask(yield* runtime.send({ message: userMessage("a"), configuration: { blocking: false } }, alice))
       expect(early.status.state).toBe("working")
-      const blocked = yield* Effect.fork(runtime.send({ message: userMessage("b") }, alice))
+      const blocked = yield* Effect.forkChild(runtime.send({ message: userMessage("b") }, alice))
       yield* Deferred.succeed(gate, undefined)
       expect(asTask(yield* Fiber.join(blocked)).status.state).toBe("completed")
       expect((yield* runtime.get({ id: early.id }, alice)).status.state).toBe("completed")
     }))
 
-  it.scoped("honours historyLength: absent or 0 is everything, n is the last n", () =>
+  it.effect("honours historyLength: absent or 0 is everything, n is the last n", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -79,7 +79,7 @@ describe("TaskRuntime lifecycle", () => {
       expect((yield* runtime.get({ id: all.id, historyLength: 1 }, alice)).history?.map(messageText)).toEqual(["three"])
     }))
 
-  it.scoped("requestInput suspends the agent until the user's next message on the task", () =>
+  it.effect("requestInput suspends the agent until the user's next message on the task", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -97,7 +97,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(done.history?.every((m) => m.taskId === asked.id && m.contextId === asked.contextId)).toBe(true)
     }))
 
-  it.scoped("streams the continuation of an interrupted task: Task first, then events to the final one", () =>
+  it.effect("streams the continuation of an interrupted task: Task first, then events to the final one", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -115,7 +115,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
     }))
 
-  it.scoped("a reply answers with one Message and creates no task", () =>
+  it.effect("a reply answers with one Message and creates no task", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => ctx.reply(`echo: ${messageText(ctx.message)}`))
       const result = yield* runtime.send({ message: userMessage("hi") }, alice)
@@ -126,7 +126,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(yield* runtime.store.list()).toEqual([])
     }))
 
-  it.scoped("refuses reply after the task exists, as a typed error to the agent", () =>
+  it.effect("refuses reply after the task exists, as a typed error to the agent", () =>
     Effect.gen(function*() {
       const seen = yield* Deferred.make<string>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -143,7 +143,7 @@ describe("TaskRuntime lifecycle", () => {
 })
 
 describe("TaskRuntime when execute ends without a terminal state", () => {
-  it.scoped("completes a task whose execute returns while submitted or working", () =>
+  it.effect("completes a task whose execute returns while submitted or working", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => ctx.artifact("partial"))
       const task = asTask(yield* runtime.send({ message: userMessage("go") }, alice))
@@ -151,14 +151,14 @@ describe("TaskRuntime when execute ends without a terminal state", () => {
       expect(task.artifacts).toHaveLength(1)
     }))
 
-  it.scoped("leaves an interrupted task waiting; the next message starts a new run of execute", () =>
+  it.effect("leaves an interrupted task waiting; the next message starts a new run of execute", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         ctx.history.length === 1
           ? Effect.gen(function*() {
             // the question is asked by a detached fiber; this run returns once the task waits
-            yield* Effect.forkDaemon(ctx.requestInput("more?"))
-            yield* Effect.yieldNow().pipe(Effect.repeat({ until: () => ctx.task.status.state === "input-required" }))
+            yield* Effect.forkDetach(ctx.requestInput("more?"))
+            yield* Effect.yieldNow.pipe(Effect.repeat({ until: () => ctx.task.status.state === "input-required" }))
           })
           : ctx.complete(`got ${messageText(ctx.message)}`)
       )
@@ -172,7 +172,7 @@ describe("TaskRuntime when execute ends without a terminal state", () => {
 })
 
 describe("TaskRuntime with onReturn: keep (turn by turn)", () => {
-  it.scoped("answers a blocking send when the run returns, keeps the task working, runs again per message", () =>
+  it.effect("answers a blocking send when the run returns, keeps the task working, runs again per message", () =>
     Effect.gen(function*() {
       const runs: Array<string> = []
       const runtime = yield* TaskRuntime.make(Agent.make({
@@ -201,9 +201,9 @@ describe("TaskRuntime failures", () => {
     "dies with a defect": Effect.die(new TypeError("x is undefined\n    at f (a.ts:2:3)"))
   }
   for (const [name, effect] of Object.entries(failing)) {
-    it.scoped(`ends the task failed with an explanation when execute ${name}`, () =>
+    it.effect(`ends the task failed with an explanation when execute ${name}`, () =>
       Effect.gen(function*() {
-        const runtime = yield* runtimeFor((ctx) => Effect.zipRight(ctx.working(), effect))
+        const runtime = yield* runtimeFor((ctx) => Effect.andThen(ctx.working(), effect))
         const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
         expect(task.status.state).toBe("failed")
         const text = messageText(task.status.message!)
@@ -215,7 +215,7 @@ describe("TaskRuntime failures", () => {
       }))
   }
 
-  it.scoped("fails the task of an async agent that throws", () =>
+  it.effect("fails the task of an async agent that throws", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(
         Agent.fromAsync({
@@ -233,14 +233,14 @@ describe("TaskRuntime failures", () => {
 })
 
 describe("TaskRuntime cancel", () => {
-  it.scoped("interrupts a working agent, runs its finalizers and records canceled in log and store", () =>
+  it.effect("interrupts a working agent, runs its finalizers and records canceled in log and store", () =>
     Effect.gen(function*() {
       const finalized = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
-        Effect.zipRight(ctx.working(), Effect.never).pipe(Effect.ensuring(Deferred.succeed(finalized, undefined)))
+        Effect.andThen(ctx.working(), Effect.never).pipe(Effect.ensuring(Deferred.succeed(finalized, undefined)))
       )
       const task = asTask(yield* runtime.send({ message: userMessage("x"), configuration: { blocking: false } }, alice))
-      const watching = yield* Effect.fork(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
+      const watching = yield* Effect.forkChild(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
       const canceled = yield* runtime.cancel({ id: task.id }, alice)
       expect(canceled.status.state).toBe("canceled")
       expect(yield* Deferred.isDone(finalized)).toBe(true)
@@ -253,7 +253,7 @@ describe("TaskRuntime cancel", () => {
       expect(late._tag).toBe("InvalidParams")
     }))
 
-  it.scoped("cancels a task waiting for input", () =>
+  it.effect("cancels a task waiting for input", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
@@ -262,7 +262,7 @@ describe("TaskRuntime cancel", () => {
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("canceled")
     }))
 
-  it.scoped("lets exactly one terminal state win when cancel races completion; log and store agree", () =>
+  it.effect("lets exactly one terminal state win when cancel races completion; log and store agree", () =>
     Effect.gen(function*() {
       let gate = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -277,12 +277,12 @@ describe("TaskRuntime cancel", () => {
       for (let i = 0; i < 100; i++) {
         gate = yield* Deferred.make<void>()
         const task = asTask(yield* runtime.send({ message: userMessage("race"), configuration: { blocking: false } }, alice))
-        const log = yield* Effect.fork(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
+        const log = yield* Effect.forkChild(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
         // vary which side gets ahead so that both outcomes occur
-        const pause = (n: number) => Effect.repeatN(Effect.yieldNow(), n)
+        const pause = (n: number) => Effect.repeatN(Effect.yieldNow, n)
         const [cancel] = yield* Effect.all([
-          Effect.zipRight(pause(i % 6), Effect.either(runtime.cancel({ id: task.id }, alice))),
-          Effect.zipRight(pause((i * 5) % 7), Deferred.succeed(gate, undefined))
+          Effect.andThen(pause(i % 6), Effect.result(runtime.cancel({ id: task.id }, alice))),
+          Effect.andThen(pause((i * 5) % 7), Deferred.succeed(gate, undefined))
         ], { concurrency: "unbounded" })
         const final = (yield* runtime.send({ message: userMessage("?", { taskId: task.id }) }, alice).pipe(Effect.flip))
         expect(final._tag).toBe("InvalidParams")
@@ -299,7 +299,7 @@ describe("TaskRuntime cancel", () => {
 })
 
 describe("TaskRuntime requests", () => {
-  it.scoped("keeps tasks private to their principal: others get TaskNotFound everywhere", () =>
+  it.effect("keeps tasks private to their principal: others get TaskNotFound everywhere", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
@@ -316,7 +316,7 @@ describe("TaskRuntime requests", () => {
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("input-required")
     }))
 
-  it.scoped("validates task and context ids of a message", () =>
+  it.effect("validates task and context ids of a message", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       expect((yield* Effect.flip(runtime.send({ message: userMessage("x", { taskId: "nope" }) }, alice)))._tag).toBe("TaskNotFound")
@@ -328,7 +328,7 @@ describe("TaskRuntime requests", () => {
       expect(mismatch._tag).toBe("InvalidParams")
     }))
 
-  it.scoped("refuses parts outside the card's input modes, unless the card accepts */*", () =>
+  it.effect("refuses parts outside the card's input modes, unless the card accepts */*", () =>
     Effect.gen(function*() {
       const png = [{ kind: "file" as const, file: { mimeType: "image/png", bytes: "AAAA" } }]
       const strict = yield* runtimeFor((ctx) => ctx.complete(), ["text/plain"])
@@ -341,7 +341,7 @@ describe("TaskRuntime requests", () => {
       expect(asTask(yield* open.send({ message: userMessage("", {}, png) }, alice)).status.state).toBe("completed")
     }))
 
-  it.scoped("stores push configs with server ids, the first reachable as default", () =>
+  it.effect("stores push configs with server ids, the first reachable as default", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({
@@ -364,16 +364,16 @@ describe("TaskRuntime requests", () => {
       expect(missing._tag).toBe("TaskNotFound")
     }))
 
-  it.scoped("reports every state change to onTaskChange listeners", () =>
+  it.effect("reports every state change to onTaskChange listeners", () =>
     Effect.gen(function*() {
-      const runtime = yield* runtimeFor((ctx) => Effect.zipRight(ctx.working(), ctx.complete()))
+      const runtime = yield* runtimeFor((ctx) => Effect.andThen(ctx.working(), ctx.complete()))
       const states: Array<string> = []
       yield* runtime.onTaskChange((c) => states.push(c.task.status.state))
       yield* runtime.send({ message: userMessage("x") }, alice)
       expect(states).toEqual(["submitted", "working", "completed"])
     }))
 
-  it.scoped("continues a stored task that has no actor in this process", () =>
+  it.effect("continues a stored task that has no actor in this process", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore()
       const asking = Agent.make({ card: testCard(), execute: (ctx) => Effect.asVoid(ctx.requestInput("?")) })
@@ -392,15 +392,15 @@ describe("TaskRuntime requests", () => {
       expect(Option.getOrThrow(yield* store.get(other.id)).task.status.state).toBe("canceled")
     }))
 
-  it.scoped("shutdown refuses new tasks, waits for running ones, then cancels the rest", () =>
+  it.effect("shutdown refuses new tasks, waits for running ones, then cancels the rest", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
-        messageText(ctx.message) === "wait" ? Effect.asVoid(ctx.requestInput("?")) : Effect.zipRight(ctx.working(), Effect.never)
+        messageText(ctx.message) === "wait" ? Effect.asVoid(ctx.requestInput("?")) : Effect.andThen(ctx.working(), Effect.never)
       )
       const waiting = asTask(yield* runtime.send({ message: userMessage("wait") }, alice))
       const stuck = asTask(yield* runtime.send({ message: userMessage("stuck"), configuration: { blocking: false } }, alice))
-      const shutdown = yield* Effect.fork(runtime.shutdown({ grace: "5 seconds" }))
-      yield* Effect.yieldNow()
+      const shutdown = yield* Effect.forkChild(runtime.shutdown({ grace: "5 seconds" }))
+      yield* Effect.yieldNow
       expect((yield* Effect.flip(runtime.send({ message: userMessage("new") }, alice)))._tag).toBe("UnsupportedOperation")
       const { TestClock } = yield* Effect.promise(() => import("effect"))
       yield* TestClock.adjust("5 seconds")

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, ExecutionStrategy, Exit, Fiber, FiberRef, FiberRefs, Option, Runtime, Schedule, Scope, Stream } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Option, Schedule, Scope, Stream } from "effect"
 import type { Scheduler } from "effect"
 import { restore, step, taskOf } from "../../machines/task.ts"
 import type {
@@ -48,7 +48,7 @@ export type SequencedEvent = Sequenced<StreamResult>
  * then cancel every hosted task that is not terminal, interrupting its agent (finalizers run).
  */
 export interface ShutdownRule {
-  readonly grace?: Duration.DurationInput
+  readonly grace?: Duration.Input
 }
 
 /**
@@ -142,8 +142,8 @@ export interface StoreHealth {
  * 100 ms), doubling up to `max` (default 30 s), each delay jittered by ±20%, for as long as the runtime runs.
  */
 export interface StoreRetryOptions {
-  readonly base?: Duration.DurationInput
-  readonly max?: Duration.DurationInput
+  readonly base?: Duration.Input
+  readonly max?: Duration.Input
 }
 
 /** Options of {@link TaskRuntime.make}. */
@@ -162,7 +162,7 @@ export interface TaskRuntimeOptions {
    * How long an agent that outruns a live stream reader (by 3/4 of the log window) waits at most for that
    * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
    */
-  readonly readerStall?: Duration.DurationInput
+  readonly readerStall?: Duration.Input
   /**
    * Push configs one task may hold (default 10). Setting one more, with `set` or inline on
    * `message/send`, fails with InvalidParams (-32602); replacing a config by its id always works.
@@ -184,11 +184,11 @@ const storeFailed = (e: unknown) => new Internal({ message: "task store unavaila
 const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<TaskRuntime, never, Scope.Scope> =>
   Effect.gen(function*() {
     const store = options.store ?? (yield* makeMemoryTaskStore(options.memoryStore))
-    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
+    const scope = yield* Scope.fork(yield* Effect.scope, "parallel")
     const hosts = new Map<string, TaskHost>()
     const finished = makeFinishedLogs(options.finishedLogs)
     // Run fibers of all hosts: one registry and one finalizer instead of a Scope per task.
-    const running = new Set<Fiber.RuntimeFiber<void, unknown>>()
+    const running = new Set<Fiber.Fiber<void, unknown>>()
     yield* Scope.addFinalizer(scope, Effect.suspend(() => Fiber.interruptAll([...running])))
     // Finished logs expire even when no request comes to sweep them.
     yield* Effect.forkIn(
@@ -212,7 +212,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       agent,
       store,
       window: options.logWindow ?? defaultLogWindow,
-      stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
+      stallMs: Duration.toMillis(Duration.fromInputUnsafe(options.readerStall ?? Duration.seconds(1))),
       storeRetry,
       storeHealth,
       // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
@@ -223,7 +223,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         Effect.map(Effect.runtime<never>(), (rt) => {
           const fiber = inline ? forkInline(rt, program) : Runtime.runFork(rt, program, { immediate: false })
           // A run that already ended (inline) needs no registry entry.
-          if (fiber.unsafePoll() === null) {
+          if (fiber.pollUnsafe() === null) {
             running.add(fiber)
             fiber.addObserver(() => running.delete(fiber))
           }
@@ -339,7 +339,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           (host) => {
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
-            const started = config === undefined ? host.run(input, inline) : Effect.zipRight(addInlineConfig(host, config), host.run(input, inline))
+            const started = config === undefined ? host.run(input, inline) : Effect.andThen(addInlineConfig(host, config), host.run(input, inline))
             return Effect.as(started, { host, after: 0, before: undefined as Task | undefined })
           }
         )
@@ -369,7 +369,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
 
     /** Starts or continues the task a message is for; `inline`: the caller only waits for the outcome. */
     const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean) =>
-      Effect.zipRight(
+      Effect.andThen(
         checkInput(params),
         Effect.suspend(() => {
           const message = params.message
@@ -522,13 +522,13 @@ class FirstTurnHere implements Scheduler.Scheduler {
   turn: Scheduler.Task | undefined
   armed = true
   constructor(readonly base: Scheduler.Scheduler) {}
-  scheduleTask(task: Scheduler.Task, priority: number, fiber?: Fiber.RuntimeFiber<unknown, unknown>) {
+  scheduleTask(task: Scheduler.Task, priority: number, fiber?: Fiber.Fiber<unknown, unknown>) {
     if (this.armed) {
       this.armed = false
       this.turn = task
     } else this.base.scheduleTask(task, priority, fiber)
   }
-  shouldYield(fiber: Fiber.RuntimeFiber<unknown, unknown>) {
+  shouldYield(fiber: Fiber.Fiber<unknown, unknown>) {
     return this.base.shouldYield(fiber)
   }
 }
@@ -538,7 +538,7 @@ class FirstTurnHere implements Scheduler.Scheduler {
  * of on the next tick. Unlike `immediate: true` (Effect's `start`), a yield in that turn costs one tick, as
  * in a scheduled fiber, so the agent keeps its order relative to the fibers it forks and to its caller.
  */
-const forkInline = (rt: Runtime.Runtime<never>, program: Effect.Effect<void, unknown>): Fiber.RuntimeFiber<void, unknown> => {
+const forkInline = (rt: Runtime.Runtime<never>, program: Effect.Effect<void, unknown>): Fiber.Fiber<void, unknown> => {
   const scheduler = new FirstTurnHere(FiberRefs.getOrDefault(rt.fiberRefs, FiberRef.currentScheduler))
   const fiber = Runtime.runFork(rt, program, { immediate: false, scheduler })
   const turn = scheduler.turn

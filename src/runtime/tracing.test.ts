@@ -2,7 +2,7 @@
  * Spans appear as soon as a tracer is installed, for requests and for tasks, and cost nothing
  * without one.
  */
-import { HttpApp } from "@effect/platform"
+import { HttpEffect, HttpApp } from "effect/http"
 import { Effect, Layer, ManagedRuntime, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
@@ -37,7 +37,7 @@ describe("tracing", () => {
     const runtime = ManagedRuntime.make(Layer.setTracer(tracer))
     const server = await A2AServer.make(agent)
     // The request runs on a runtime with the tracer; the task's fiber is forked from it.
-    const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(server.app)
+    const handler = HttpEffect.toWebHandlerWith(await runtime.runtime())(server.app)
     const response = await handler(new Request("http://127.0.0.1/", {
       method: "POST",
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: userMessage("hi") } })

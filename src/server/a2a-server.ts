@@ -9,7 +9,7 @@
  * // later: await server.dispose()
  * ```
  */
-import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { HttpEffect, HttpApp, HttpRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { type Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
 import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
@@ -75,7 +75,7 @@ export interface A2AServerHandle {
 interface Built {
   readonly runtime: TaskRuntime
   readonly auditFailures: () => number
-  readonly register: (router: HttpLayerRouter.HttpRouter) => Effect.Effect<void>
+  readonly register: (router: HttpRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
@@ -155,16 +155,16 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
       cardBaseUrl(request, options).pipe(
         Effect.flatMap(publisher),
-        Effect.map((published) => HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } })),
-        Effect.catchAll((error) =>
+        Effect.map((published) => HttpServerResponse.jsonUnsafe(published, { headers: { "access-control-allow-origin": "*" } })),
+        Effect.catch((error) =>
           Effect.suspend(() => {
             const log = unknownOriginLogged ? Effect.void : Effect.logError(error.message)
             unknownOriginLogged = true
-            return Effect.as(log, HttpServerResponse.unsafeJson(toWireError(error), { status: 500 }))
+            return Effect.as(log, HttpServerResponse.jsonUnsafe(toWireError(error), { status: 500 }))
           }))
       )
 
-    const register = (router: HttpLayerRouter.HttpRouter) =>
+    const register = (router: HttpRouter.HttpRouter) =>
       Effect.gen(function* () {
         yield* router.add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* router.add("GET", path, cardJson)
@@ -201,7 +201,7 @@ const checkPublicUrl = (publicUrl: string | undefined): void => {
  * `GET //.well-known/agent-card.json` would reach handlers that read a different path than the one routed;
  * such a path names no A2A route and is not found. The published card's URLs are matched as published.
  */
-const exactPaths: Context.Tag.Service<typeof HttpLayerRouter.RouterConfig> = {
+const exactPaths: Context.Tag.Service<typeof HttpRouter.RouterConfig> = {
   ignoreDuplicateSlashes: false,
   ignoreTrailingSlash: false
 }
@@ -218,17 +218,17 @@ export const A2AServer = {
    */
   make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
-    const built = await Effect.runPromise(Scope.extend(build(agent, config), scope).pipe(Effect.withScheduler(ioScheduler)))
+    const built = await Effect.runPromise(Scope.provide(build(agent, config), scope).pipe(Effect.withScheduler(ioScheduler)))
     // A router of its own: `toHttpEffect` memoizes the router layer globally, so a second server in one process would collide.
-    const routes = await Effect.runPromise(Scope.extend(
-      Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
+    const routes = await Effect.runPromise(Scope.provide(
+      Effect.flatMap(HttpRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
       scope
-    ).pipe(Effect.provideService(HttpLayerRouter.RouterConfig, exactPaths))) as unknown as HttpApp.Default
+    ).pipe(Effect.provideService(HttpRouter.RouterConfig, exactPaths))) as unknown as HttpApp.Default
     // Requests, streams and the agents they start run on a scheduler that lets socket writes out.
     const app: HttpApp.Default = Effect.withScheduler(routes, ioScheduler)
     // The Web handler runs on the default runtime, whose tracer drops every span: the platform's
     // per-request server span would be pure cost there, so it is switched off.
-    const handler = HttpApp.toWebHandlerRuntime(untracedRuntime)(app)
+    const handler = HttpEffect.toWebHandlerWith(untracedRuntime)(app)
     const defaultGrace = resolveServerOptions(config).shutdownGraceMs
     let disposed: Promise<void> | undefined
     return {
@@ -244,17 +244,17 @@ export const A2AServer = {
   },
 
   /**
-   * The server's routes for an app that already runs an `HttpLayerRouter`. The task runtime
+   * The server's routes for an app that already runs an `HttpRouter`. The task runtime
    * lives as long as the layer.
    *
    * @example
    * ```ts
    * const app = Layer.mergeAll(A2AServer.layer(agent), myOtherRoutes)
-   * HttpLayerRouter.serve(app).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: 8080 })), Layer.launch)
+   * HttpRouter.serve(app).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: 8080 })), Layer.launch)
    * ```
    */
-  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
-    HttpLayerRouter.use((router) =>
+  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
+    HttpRouter.use((router) =>
       Effect.gen(function* () {
         // Agents run on a scheduler that lets socket writes out while they produce (see io-scheduler.ts).
         const built = yield* Effect.withScheduler(build(agent, config), ioScheduler)

@@ -5,7 +5,7 @@
  * being read; a body without one (chunked) is counted as it arrives and abandoned as soon as
  * it passes the limit.
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "effect/http"
 import { Data, Effect, Stream } from "effect"
 
 /** The body was larger than the configured limit. */

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { HttpServer, type HttpServerRequest } from "@effect/platform"
+import { HttpServer, type HttpServerRequest } from "effect/http"
 import { Effect, Option } from "effect"
 import { Internal } from "../../schemas/error-catalogue.ts"
 import { ListeningOrigin } from "./listening-origin.ts"

@@ -5,7 +5,7 @@
  * short message and no stack, and none of them leaves a task behind.
  */
 import { createServer, request as httpRequest } from "node:http"
-import { HttpLayerRouter, HttpServer } from "@effect/platform"
+import { HttpRouter, HttpServer } from "effect/http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -295,7 +295,7 @@ describe("request targets starting with // are not found, never a server error",
 describe("mounted in an app's own router, which folds // into / as the router does by default", () => {
   it("POST // is authenticated like POST /, never a server error", async () => {
     const scope = Effect.runSync(Scope.make())
-    const served = HttpLayerRouter.serve(A2AServer.layer(skilledAgent, {
+    const served = HttpRouter.serve(A2AServer.layer(skilledAgent, {
       authentication: {
         authenticators: {
           partnerKey: apiKeyAuthenticator({ keys: { "partner-key-1": { id: "partner" } } }),

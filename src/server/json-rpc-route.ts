@@ -5,8 +5,8 @@
  * Once a request names a streaming method, every answer to it — errors included — is an SSE
  * stream, because stream clients (the official JS client among them) refuse a JSON reply.
  */
-import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Either, Exit, Option, Stream } from "effect"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
+import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
 import {
   decodeRequest,
   type DecodedRequest,
@@ -63,7 +63,7 @@ const jsonError = (id: RequestId, error: ProtocolError, status = 200) => json(er
 
 /** Turns a failure or defect of a method into a wire error; defects never show their cause. */
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
-  const failure = Option.getOrUndefined(Cause.failureOption(cause))
+  const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   if (failure !== undefined && isProtocolError(failure)) return failure
   return new Internal({ message: "Internal error" })
 }
@@ -122,7 +122,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
+      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.result)
       if (read._tag === "Left") {
         return read.left._tag === "BodyTooLarge"
           ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
@@ -131,7 +131,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
       const body = decodeBody(read.right, decodeOptions)
-      const authenticated = yield* Effect.either(deps.principal(request, targetOf(deps.card, body)))
+      const authenticated = yield* Effect.result(deps.principal(request, targetOf(deps.card, body)))
       if (authenticated._tag === "Left") return authenticated.left
       const principal = authenticated.right
 
@@ -144,7 +144,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
 
       const { decoded } = body
       if (decoded._tag === "Failure") {
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method: body.method ?? "",
           outcome: "error",
           errorCode: decoded.error.code,
@@ -163,7 +163,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") {
         // Refused before any work, but still a request of an authenticated principal: the trail keeps it.
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method,
           outcome: "error",
           errorCode: negotiation.error.code,
@@ -176,7 +176,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       // In `required` mode a request runs only while the trail records: a failing trail refuses it here.
       let refused: Internal | undefined
       if (deps.audit.enabled) {
-        const admitted = yield* Effect.either(Effect.zipRight(
+        const admitted = yield* Effect.result(Effect.andThen(
           deps.audit.admit,
           Effect.forEach(negotiation.uris, (uri) => deps.audit.record({ kind: "extension-activated", uri, method }), { discard: true })
         ))
@@ -205,12 +205,12 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const exit = refused !== undefined
         ? Exit.fail(refused)
         : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
-      if (Exit.isFailure(exit) && Cause.isDie(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
-      const outcome: Either.Either<unknown, ProtocolError> = Exit.isSuccess(exit)
-        ? Either.right(exit.value)
-        : Either.left(toProtocolError(exit.cause))
+      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
+      const outcome: Result.Result<unknown, ProtocolError> = Exit.isSuccess(exit)
+        ? Result.succeed(exit.value)
+        : Result.fail(toProtocolError(exit.cause))
       if (deps.audit.enabled) {
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method,
           outcome: outcome._tag === "Left" ? "error" : "ok",
           ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
@@ -229,7 +229,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         { headers: { ...sseHeaders, ...echo } }
       )
     }).pipe(
-      Effect.catchAllCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
+      Effect.catchCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
     ) as Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
 

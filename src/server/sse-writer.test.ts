@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { TaskNotFound } from "../../schemas/error-catalogue.ts"
 import { sseBody } from "./sse-writer.ts"
 
@@ -19,7 +20,7 @@ describe("sseBody", () => {
 
   it.effect("writes every event of one input chunk as one buffer", () =>
     Effect.gen(function* () {
-      const events = Stream.fromChunk(Chunk.range(1, 50).pipe(Chunk.map((seq) => ({ seq, event: { n: seq } }))))
+      const events = Stream.fromArray(Chunk.range(1, 50).pipe(Chunk.map((seq) => ({ seq, event: { n: seq } }))))
       const out = text(yield* Stream.runCollect(sseBody(7, events, { heartbeatMs: 0 })))
       expect(out).toHaveLength(1)
       expect(out[0]!.match(/^data: /gm)).toHaveLength(50)
@@ -35,7 +36,7 @@ describe("sseBody", () => {
         append: seq > 1
       })
       const frames = Chunk.range(1, 3_000).pipe(Chunk.map((seq) => ({ seq, event: event(seq) })))
-      const out = text(yield* Stream.runCollect(sseBody(3, Stream.fromChunk(frames), { heartbeatMs: 0 })))
+      const out = text(yield* Stream.runCollect(sseBody(3, Stream.fromArray(frames), { heartbeatMs: 0 })))
       expect(out).toHaveLength(1)
       const expected = Chunk.toArray(frames)
         .map(({ seq, event }) => `id: ${seq}\ndata: {"jsonrpc":"2.0","id":3,"result":${JSON.stringify(event)}}\n\n`)
@@ -46,7 +47,7 @@ describe("sseBody", () => {
 
   it.effect("hands out buffers that later chunks do not overwrite", () =>
     Effect.gen(function* () {
-      const events = Stream.fromChunks(Chunk.of({ seq: 1, event: { n: "first" } }), Chunk.of({ seq: 2, event: { n: "second" } }))
+      const events = Stream.fromArrays(Chunk.of({ seq: 1, event: { n: "first" } }), Chunk.of({ seq: 2, event: { n: "second" } }))
       const buffers = Chunk.toArray(yield* Stream.runCollect(sseBody(1, events, { heartbeatMs: 0 })))
       expect(buffers.map((b) => decoder.decode(b))).toEqual([
         'id: 1\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":"first"}}\n\n',
@@ -83,7 +84,7 @@ describe("sseBody", () => {
       const never = Stream.never as Stream.Stream<{ seq: number; event: unknown }>
       const fiber = yield* sseBody(1, never, { heartbeatMs: 1_000 }).pipe(
         Stream.runForEach((c) => Effect.sync(() => collected.push(decoder.decode(c)))),
-        Effect.fork
+        Effect.forkChild
       )
       yield* TestClock.adjust(999)
       // the opening ping gets the response headers out while nothing else is ready

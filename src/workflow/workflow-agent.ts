@@ -1,4 +1,4 @@
-import { Effect, Either, Queue } from "effect"
+import { Effect, Queue, Result } from "effect"
 import { createActor } from "xstate"
 import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, EventObject, InputFrom, SnapshotFrom } from "xstate"
 import type { AgentCard, Message } from "../../schemas/index.ts"
@@ -106,13 +106,13 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
   const persist = options.persist ?? true
 
   /** The event for a reply, or why it does not apply (then the user is asked again). */
-  const eventFor = (message: Message, snapshot: AnyMachineSnapshot): Either.Either<EventObject, string> => {
+  const eventFor = (message: Message, snapshot: AnyMachineSnapshot): Result.Result<EventObject, string> => {
     const found = callOf(message, extensions)
     const event = found === undefined
-      ? Either.fromNullable(options.toEvent(message, snapshot as SnapshotFrom<TMachine>), () => "The reply was not understood.")
+      ? Result.fromNullishOr(options.toEvent(message, snapshot as SnapshotFrom<TMachine>), () => "The reply was not understood.")
       : found.extension.decode(found.call.method, found.call.params)
-    return Either.flatMap(event, (e) =>
-      snapshot.can(e) ? Either.right(e) : Either.left(`'${e.type}' does not apply in state ${stateKey(snapshot)}.`))
+    return Result.flatMap(event, (e) =>
+      snapshot.can(e) ? Result.succeed(e) : Result.fail(`'${e.type}' does not apply in state ${stateKey(snapshot)}.`))
   }
 
   const execute = (ctx: TaskContext) =>
@@ -128,7 +128,7 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
           a.on("*", (e) => {
             if (isA2AEmitted(e)) emitted.push(e)
           })
-          a.subscribe({ next: () => Queue.unsafeOffer(wake, undefined), error: () => Queue.unsafeOffer(wake, undefined) })
+          a.subscribe({ next: () => Queue.offerUnsafe(wake, undefined), error: () => Queue.offerUnsafe(wake, undefined) })
           return a.start()
         }),
         (a) => Effect.sync(() => a.stop())
@@ -170,8 +170,8 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
               answer = yield* (action.kind === "input-required" ? ctx.requestInput(question) : ctx.requestAuth(question))
             }
             const event = eventFor(answer, snapshot)
-            note = Either.isLeft(event) ? `${event.left}\n\n` : ""
-            if (Either.isRight(event)) actor.send(event.right)
+            note = Result.isFailure(event) ? `${event.left}\n\n` : ""
+            if (Result.isSuccess(event)) actor.send(event.right)
             break
           }
           case "Run": {
