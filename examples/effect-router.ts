@@ -1,7 +1,8 @@
-// examples/effect-router.ts — the A2A routes inside an app that already runs an @effect/platform router.
+// examples/effect-router.ts — the A2A routes inside an app that already runs an Effect HTTP router.
 import { createServer } from "node:http"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Layer } from "effect"
 import { A2AServer } from "../src/index.ts"
 import { demoAgent } from "./agents/demo.ts"

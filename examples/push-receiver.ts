@@ -80,11 +80,11 @@ export const startReceiver = async (options: ReceiverOptions): Promise<Receiver>
       body
     })))
     if (Result.isFailure(result)) {
-      res.writeHead(result.left.reason === "bad-body" ? 400 : 401, { "content-type": "text/plain" })
-      return void res.end(`${result.left.reason}\n`)
+      res.writeHead(result.failure.reason === "bad-body" ? 400 : 401, { "content-type": "text/plain" })
+      return void res.end(`${result.failure.reason}\n`)
     }
-    received.push(result.right.task)
-    onTask(result.right.task)
+    received.push(result.success.task)
+    onTask(result.success.task)
     res.writeHead(204).end()
   })
 

@@ -18,8 +18,8 @@ beforeAll(async () => {
 afterAll(() => sdk.close())
 
 const right = <A, E>(e: Result.Result<A, E>): A => {
-  if (Result.isFailure(e)) throw new Error(`did not decode: ${String(e.left)}`)
-  return e.right
+  if (Result.isFailure(e)) throw new Error(`did not decode: ${String(e.failure)}`)
+  return e.success
 }
 
 const call = async (method: string, path: string, body?: unknown) => {
