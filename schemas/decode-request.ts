@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Result, Schema } from "effect"
+import { Result, Schema, SchemaIssue } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
 import type { ResponseId } from "./jsonrpc.ts"
 import { type JsonTextOptions, readJsonText } from "./json-text.ts"
@@ -81,12 +81,21 @@ const member = (o: Record<string, unknown>, key: string): unknown => (Object.has
 const readId = (u: unknown): { readonly ok: true; readonly id: ResponseId } | { readonly ok: false } =>
   u === null || typeof u === "string" || Number.isSafeInteger(u) ? { ok: true, id: u as ResponseId } : { ok: false }
 
-const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  clip(
+type PathSegment = PropertyKey | { readonly key: PropertyKey }
+
+const formatPath = (path: ReadonlyArray<PathSegment> | undefined): string =>
+  path === undefined ? "" : clip(
     path
-      .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`))
+      .map((segment, i) => {
+        const key = typeof segment === "object" ? segment.key : segment
+        return typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`
+      })
       .join("")
   )
+
+// Built once: the formatter is stateless. Decoding does not keep rejected input (`reportInput` is off), so
+// the messages name what was expected and never quote the request.
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
  * A short, human-readable account of why params failed: the first few failing paths with what was expected
@@ -98,12 +107,12 @@ export const describeParamsError = (error: Schema.SchemaError): {
 } => {
   let issues: Array<{ readonly path: string; readonly message: string }>
   try {
-    issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+    issues = formatIssues(error.issue).issues
       .slice(0, MAX_ISSUES)
       .map((issue) => ({ path: formatPath(issue.path), message: clip(issue.message) }))
   } catch {
-    // Effect renders the offending value recursively: a few thousand levels of nesting overflow the stack.
-    // A hostile body must still get its -32602, just without the rendering.
+    // The formatter walks the issue tree recursively: however unlikely, a tree deep enough to overflow the
+    // stack must still get its -32602, just without the rendering.
     return { message: "Invalid params: the params do not match the method's schema", issues: [] }
   }
   const text = issues.map((i) => (i.path === "" ? i.message : `at ${i.path}: ${i.message}`)).join("; ")
@@ -174,10 +183,10 @@ export function decodeRequest(
   }
   const decoded = decode(params === undefined ? absentParams.get(method) : params)
   if (Result.isFailure(decoded)) {
-    const { issues, message } = describeParamsError(decoded.left)
+    const { issues, message } = describeParamsError(decoded.failure)
     return fail(id, new InvalidParams({ message, data: { issues } }))
   }
-  return { _tag: "Request", id, method, params: decoded.right, notification } as DecodedRequest
+  return { _tag: "Request", id, method, params: decoded.success, notification } as DecodedRequest
 }
 
 /** A body that parsed as JSON. */

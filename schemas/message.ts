@@ -11,7 +11,7 @@ export const Message = Schema.Struct({
   kind: Schema.Literal("message"),
   messageId: Identifier,
   role: Schema.Literals(["agent", "user"]),
-  parts: Schema.Array(Part).pipe(Schema.minItems(1)),
+  parts: Schema.Array(Part).check(Schema.isMinLength(1)),
   taskId: optional(Identifier),
   contextId: optional(Identifier),
   referenceTaskIds: optional(Schema.Array(Identifier)),

@@ -7,7 +7,7 @@ import { PushNotificationConfig } from "./push.ts"
  * How many history messages to return: absent or 0 means all, n > 0 the last n. Negative or fractional
  * values are invalid params (CONFORMANCE.md); upstream only says "integer" (stricter than upstream).
  */
-export const HistoryLength = Schema.NonNegativeInt.annotate({ identifier: "HistoryLength" })
+export const HistoryLength = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ identifier: "HistoryLength" })
 
 /** Options of `message/send` and `message/stream`. `blocking` defaults to true (applied by the runtime). */
 export const MessageSendConfiguration = Schema.Struct({

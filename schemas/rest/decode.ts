@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ParseResult, Result, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { AgentCard } from "../agent-card.ts"
 import { describeParamsError } from "../decode-request.ts"
 import { InvalidParams } from "../error-catalogue.ts"
