@@ -5,11 +5,13 @@
  *
  * @example
  * ```ts
- * const https = createServer({ key, cert, ca, requestCert: true, rejectUnauthorized: false },
- *   Effect.runSync(NodeHttpServer.makeHandler(server.app)))
+ * // import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
  * const server = await A2AServer.make(agent, {
  *   authentication: { authenticators: { mtls: mutualTlsAuthenticator({ byFingerprint }) }, clientCertificate: nodeClientCertificate }
  * })
+ * const requests = Effect.runSync(Scope.make()) // close it with the server: it ends running requests
+ * const https = createServer({ key, cert, ca, requestCert: true, rejectUnauthorized: false },
+ *   Effect.runSync(NodeHttpServer.makeHandler(server.app, { scope: requests })))
  * ```
  */
 import type { IncomingMessage } from "node:http"

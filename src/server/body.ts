@@ -40,7 +40,7 @@ export const readBody = (
   }
   return request.stream.pipe(
     Stream.mapError((cause) => new BodyUnreadable({ cause })),
-    Stream.runFoldEffect({ parts: [] as Array<Uint8Array>, size: 0 }, (acc, part) => {
+    Stream.runFoldEffect(() => ({ parts: [] as Array<Uint8Array>, size: 0 }), (acc, part) => {
       acc.size += part.byteLength
       if (acc.size > limit) return Effect.fail(new BodyTooLarge({ limit }))
       acc.parts.push(part)

@@ -123,17 +123,17 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
       const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.result)
-      if (read._tag === "Left") {
-        return read.left._tag === "BodyTooLarge"
+      if (read._tag === "Failure") {
+        return read.failure._tag === "BodyTooLarge"
           ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
           : jsonError(null, new InvalidRequest({ message: "The request body could not be read" }), 400)
       }
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
-      const body = decodeBody(read.right, decodeOptions)
+      const body = decodeBody(read.success, decodeOptions)
       const authenticated = yield* Effect.result(deps.principal(request, targetOf(deps.card, body)))
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
+      if (authenticated._tag === "Failure") return authenticated.failure
+      const principal = authenticated.success
 
       // Every request past authentication leaves a record, whatever its outcome; in `required`
       // mode an answer whose record could not be written becomes the trail's error.
@@ -151,7 +151,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           durationMs: 0,
           requestId: decoded.id
         }))
-        return jsonError(decoded.id, recorded._tag === "Left" ? recorded.left : decoded.error)
+        return jsonError(decoded.id, recorded._tag === "Failure" ? recorded.failure : decoded.error)
       }
       const { id, method } = decoded
       const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
@@ -171,7 +171,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           requestId: id,
           taskId: taskIdOf(decoded.params, undefined)
         }))
-        return answerError(recorded._tag === "Left" ? recorded.left : negotiation.error)
+        return answerError(recorded._tag === "Failure" ? recorded.failure : negotiation.error)
       }
       // In `required` mode a request runs only while the trail records: a failing trail refuses it here.
       let refused: Internal | undefined
@@ -180,7 +180,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           deps.audit.admit,
           Effect.forEach(negotiation.uris, (uri) => deps.audit.record({ kind: "extension-activated", uri, method }), { discard: true })
         ))
-        if (admitted._tag === "Left") refused = admitted.left
+        if (admitted._tag === "Failure") refused = admitted.failure
       }
       const echo: Record<string, string> = negotiation.uris.length > 0
         ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
@@ -212,18 +212,18 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       if (deps.audit.enabled) {
         const recorded = yield* Effect.result(recordRequest({
           method,
-          outcome: outcome._tag === "Left" ? "error" : "ok",
-          ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          outcome: outcome._tag === "Failure" ? "error" : "ok",
+          ...(outcome._tag === "Failure" ? { errorCode: outcome.failure.code } : {}),
           // The wall clock may step back; a negative duration would not fit the record.
           durationMs: Math.max(0, (yield* Clock.currentTimeMillis) - started),
           requestId: id,
-          taskId: taskIdOf(decoded.params, outcome._tag === "Right" ? outcome.right : undefined)
+          taskId: taskIdOf(decoded.params, outcome._tag === "Success" ? outcome.success : undefined)
         }))
-        if (recorded._tag === "Left") return answerError(refused ?? recorded.left)
+        if (recorded._tag === "Failure") return answerError(refused ?? recorded.failure)
       }
-      if (outcome._tag === "Left") return answerError(outcome.left)
-      if (!streaming) return json(successResponse(id, outcome.right), 200, echo)
-      const events = outcome.right as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
+      if (outcome._tag === "Failure") return answerError(outcome.failure)
+      if (!streaming) return json(successResponse(id, outcome.success), 200, echo)
+      const events = outcome.success as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
       return HttpServerResponse.stream(
         sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
         { headers: { ...sseHeaders, ...echo } }

@@ -7,7 +7,7 @@
  * than one per event. While nothing is written for `heartbeatMs`, a `: ping` comment keeps
  * proxies and idle timers from closing the connection.
  */
-import { Cause, Chunk, Clock, Effect, Option, Schedule, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Schedule, Stream } from "effect"
 import { type ProtocolError, Internal, isProtocolError } from "../../schemas/error-catalogue.ts"
 import { errorResponse, resultPrefix, type RequestId } from "./json-rpc-envelope.ts"
 import { makeEventJson } from "./sse-event-json.ts"
@@ -42,8 +42,7 @@ const eventsPerEncode = 32
 const framer = (id: RequestId) => {
   const prefix = `data: ${resultPrefix(id)}`
   const json = makeEventJson()
-  return (chunk: Chunk.Chunk<SequencedFrame>): Uint8Array => {
-    const frames = Chunk.toReadonlyArray(chunk)
+  return (frames: ReadonlyArray<SequencedFrame>): Uint8Array => {
     let buffer = scratch
     let used = 0
     let text = ""
@@ -85,7 +84,7 @@ export const sseBody = (
     return Stream.succeed(errorFrame(id, error))
   })
   if (options.heartbeatMs <= 0) {
-    return events.pipe(Stream.mapArray((chunk) => Chunk.of(frame(chunk))), endWithError)
+    return events.pipe(Stream.mapArray((chunk) => [frame(chunk)] as const), endWithError)
   }
   let lastWrite = 0
   const frames = events.pipe(
@@ -93,7 +92,7 @@ export const sseBody = (
     Stream.mapArrayEffect((chunk) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         lastWrite = now
-        return Chunk.of(frame(chunk))
+        return [frame(chunk)] as const
       })
     ),
     endWithError

@@ -102,40 +102,40 @@ export const restRoute = (deps: RestRouteDeps) => {
       let body: JsonBody = Result.succeed(undefined)
       if (rule !== "none") {
         const read = yield* Effect.result(readJsonBody(request, options.maxBodyBytes, rule === "required"))
-        if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
-        body = read.right
+        if (read._tag === "Failure") return errorJson(read.failure.error, read.failure.status)
+        body = read.success
       }
       // The body is decoded once, and who is calling is settled before anything about it is answered: an
       // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
       const prepared = Result.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
-      const skill = Result.isSuccess(prepared) ? requestedSkill(deps.card, prepared.right.params) : undefined
+      const skill = Result.isSuccess(prepared) ? requestedSkill(deps.card, prepared.success.params) : undefined
       const authenticated = yield* Effect.result(
         deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
       )
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
+      if (authenticated._tag === "Failure") return authenticated.failure
+      const principal = authenticated.success
 
       // Every call past authentication leaves a record, whatever its outcome; in `required` mode
       // an answer whose record could not be written becomes the trail's error.
       const recordRequest = (method: string, outcome: Result.Result<RestOutcome, ProtocolError> | undefined, params: unknown, durationMs: number) => {
         if (!audit.enabled) return Effect.void
-        const taskId = taskIdOf(params, outcome?._tag === "Right" ? outcome.right : undefined)
+        const taskId = taskIdOf(params, outcome?._tag === "Success" ? outcome.success : undefined)
         return audit.record({
           kind: "request",
           method,
           principal: principal.id,
-          outcome: outcome?._tag === "Right" ? "ok" : "error",
-          ...(outcome?._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          outcome: outcome?._tag === "Success" ? "ok" : "error",
+          ...(outcome?._tag === "Failure" ? { errorCode: outcome.failure.code } : {}),
           durationMs,
           ...(taskId !== undefined ? { taskId } : {})
         })
       }
       const refuse = (method: string, error: ProtocolError, params: unknown) =>
         Effect.map(Effect.result(recordRequest(method, Result.fail(error), params, 0)), (recorded) =>
-          errorJson(recorded._tag === "Left" ? recorded.left : error))
+          errorJson(recorded._tag === "Failure" ? recorded.failure : error))
 
-      if (prepared._tag === "Left") return yield* refuse(methodOf[operation.op], prepared.left, Result.getOrUndefined(body))
-      const { method, params } = prepared.right
+      if (prepared._tag === "Failure") return yield* refuse(methodOf[operation.op], prepared.failure, Result.getOrUndefined(body))
+      const { method, params } = prepared.success
 
       const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") return yield* refuse(method, negotiation.error, params)
@@ -146,7 +146,7 @@ export const restRoute = (deps: RestRouteDeps) => {
           audit.admit,
           Effect.forEach(negotiation.uris, (uri) => audit.record({ kind: "extension-activated", uri, method }), { discard: true })
         ))
-        if (admitted._tag === "Left") refused = admitted.left
+        if (admitted._tag === "Failure") refused = admitted.failure
       }
       const echo: Headers = negotiation.uris.length > 0 ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") } : {}
 
@@ -163,7 +163,7 @@ export const restRoute = (deps: RestRouteDeps) => {
       const outcome: Result.Result<RestOutcome, ProtocolError> = refused !== undefined
         ? Result.fail(refused)
         : yield* traced(
-          prepared.right.run(ctx).pipe(
+          prepared.success.run(ctx).pipe(
             Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
             Effect.sandbox,
             Effect.mapError(toProtocolError),
@@ -174,9 +174,9 @@ export const restRoute = (deps: RestRouteDeps) => {
         )
       // The wall clock may step back; a negative duration would not fit the record.
       const recorded = yield* Effect.result(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
-      if (recorded._tag === "Left") return errorJson(refused ?? recorded.left, 500, echo)
-      if (outcome._tag === "Left") return errorJson(outcome.left, outcome.left.httpStatus, echo)
-      const result = outcome.right
+      if (recorded._tag === "Failure") return errorJson(refused ?? recorded.failure, 500, echo)
+      if (outcome._tag === "Failure") return errorJson(outcome.failure, outcome.failure.httpStatus, echo)
+      const result = outcome.success
       switch (result._tag) {
         case "Json":
           return json(result.body, 200, echo)

@@ -6,7 +6,7 @@
  * `{"statusUpdate":...}`) instead of a JSON-RPC envelope, and an error is an `event: error` frame whose
  * data is `{ code, message, data? }`: what the official JS SDK's REST client reads and rethrows.
  */
-import { Cause, Chunk, Clock, Effect, Option, Schedule, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Schedule, Stream } from "effect"
 import { Internal, isProtocolError, type ProtocolError, toWireError } from "../../../schemas/error-catalogue.ts"
 import { toRest } from "../../../schemas/rest/index.ts"
 import type { SequencedEvent } from "../../runtime/task-runtime.ts"
@@ -29,7 +29,7 @@ export const restSseBody = (
     Stream.mapArray((chunk) => {
       let text = ""
       for (const { seq, event } of chunk) text += `id: ${seq}\ndata: ${JSON.stringify(toRest.streamResponse(event))}\n\n`
-      return Chunk.of(encoder.encode(text))
+      return [encoder.encode(text)] as const
     }),
     Stream.catchCause((cause) => {
       // A client that went away interrupts the writer: nothing is left to write to.
