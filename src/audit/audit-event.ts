@@ -9,10 +9,9 @@ import { TaskState } from "../../schemas/index.ts"
 import { clipAuditFields } from "./clip-field.ts"
 
 /** An ISO 8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
-export const IsoTimestamp = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/),
-  Schema.annotate({ identifier: "IsoTimestamp" })
-)
+export const IsoTimestamp = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/)
+).annotate({ identifier: "IsoTimestamp" })
 
 const at = { at: IsoTimestamp }
 
@@ -28,9 +27,9 @@ export const RequestAudited = Schema.Struct({
   principal: Schema.String,
   outcome: Schema.Literals(["ok", "error"]),
   /** The JSON-RPC error code when `outcome` is `error`. */
-  errorCode: opt(Schema.Number),
-  durationMs: Schema.NonNegative,
-  requestId: opt(Schema.Union([Schema.String, Schema.Number, Schema.Null])),
+  errorCode: opt(Schema.Finite),
+  durationMs: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
+  requestId: opt(Schema.Union([Schema.String, Schema.Finite, Schema.Null])),
   taskId: opt(Schema.String)
 }).annotate({ identifier: "RequestAudited" })
 
@@ -68,7 +67,7 @@ export const PushAttempt = Schema.Struct({
   taskId: Schema.String,
   /** The webhook URL; callers strip credentials (user info, token query parameters) first. */
   url: Schema.String,
-  attempt: Schema.Int.pipe(Schema.positive()),
+  attempt: Schema.Int.check(Schema.isGreaterThan(0)),
   outcome: Schema.Literals(["delivered", "retry", "failed"]),
   httpStatus: opt(Schema.Int),
   reason: opt(Schema.String)
@@ -80,17 +79,19 @@ export const PushOutcome = Schema.Struct({
   ...at,
   taskId: Schema.String,
   url: Schema.String,
-  attempt: Schema.Int.pipe(Schema.nonNegative()),
+  attempt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   outcome: Schema.Literals(["delivered", "abandoned"])
 }).annotate({ identifier: "PushOutcome" })
 
 /** Every audit event, discriminated by `kind`. */
-export const AuditEvent = Schema.Union([RequestAudited,
+export const AuditEvent = Schema.Union([
+  RequestAudited,
   AuthRefused,
   TaskTransition,
   ExtensionActivated,
   PushAttempt,
-  PushOutcome]).annotate({ identifier: "AuditEvent" })
+  PushOutcome
+]).annotate({ identifier: "AuditEvent" })
 /** @see AuditEvent */
 export type AuditEvent = Schema.Schema.Type<typeof AuditEvent>
 

@@ -1,11 +1,11 @@
-import { Effect, Result, Schema, TestContext } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { AuditEvent, auditEvent } from "./audit-event.ts"
 import { fanOutAuditSink, memoryAuditSink } from "./audit-sink.ts"
 import { jsonLinesSink, writableStreamLines } from "./json-lines-sink.ts"
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Effect.provide(TestContext.TestContext)))
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Effect.provide(TestClock.layer())))
 
 describe("audit events", () => {
   it("stamps events with the Effect clock", async () => {

@@ -207,7 +207,7 @@ describe("hashChainSink + verifyChain", () => {
         return failed
       })
     )
-    expect(result._tag).toBe("Left")
+    expect(result._tag).toBe("Failure")
     expect(await check(lines)).toMatchObject({ ok: true, count: 2 })
   })
 })

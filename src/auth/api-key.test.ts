@@ -22,9 +22,9 @@ describe("apiKeyAuthenticator", () => {
     expect(await run(scheme, req({ headers: { "x-api-key": "k-bob" } }))).toEqual(Result.succeed(keys["k-bob"]))
     expect(await run(scheme, req())).toEqual(Result.succeed(undefined))
     const wrong = await run(scheme, req({ headers: { "x-api-key": "k-mallory" } }))
-    expect(Result.isFailure(wrong) && wrong.left.reason).toBe("invalid_credentials")
+    expect(Result.isFailure(wrong) && wrong.failure.reason).toBe("invalid_credentials")
     const empty = await run(scheme, req({ headers: { "x-api-key": "" } }))
-    expect(Result.isFailure(empty) && empty.left.reason).toBe("invalid_request")
+    expect(Result.isFailure(empty) && empty.failure.reason).toBe("invalid_request")
   })
 
   it("reads the key from the query string", async () => {
@@ -51,9 +51,9 @@ describe("apiKeyAuthenticator", () => {
     })
     expect(await run(scheme, req({ headers: { "x-api-key": "svc-1" } }), auth)).toEqual(Result.succeed({ id: "svc-1" }))
     const unknown = await run(scheme, req({ headers: { "x-api-key": "nope" } }), auth)
-    expect(Result.isFailure(unknown) && unknown.left.message).toBe("unknown API key")
+    expect(Result.isFailure(unknown) && unknown.failure.message).toBe("unknown API key")
     const revoked = await run(scheme, req({ headers: { "x-api-key": "revoked" } }), auth)
-    expect(Result.isFailure(revoked) && revoked.left.message).toBe("revoked")
+    expect(Result.isFailure(revoked) && revoked.failure.message).toBe("revoked")
   })
 })
 

@@ -61,7 +61,7 @@ const run = (policy: Partial<AuthPolicy>, req: AuthRequest, target?: AuthTarget)
   )
 const refusal = (result: Result.Result<unknown, AuthRefusal>): AuthRefusal => {
   if (Result.isSuccess(result)) throw new Error("expected a refusal")
-  return result.left
+  return result.failure
 }
 
 describe("authenticate: requirement semantics", () => {
@@ -161,7 +161,7 @@ describe("authenticate: requirement semantics", () => {
       'scheme "mtls" has no authenticator'
     ])
     const exit = await Effect.runPromiseExit(authenticate({ card, authenticators: partial }, request()))
-    expect(Exit.isFailure(exit) && Exit.getCause(exit)._tag === "Some" && exit.cause._tag).toBe("Die")
+    expect(Exit.isFailure(exit) && exit.cause.reasons.map((r) => r._tag)).toEqual(["Die"])
   })
 })
 

@@ -145,7 +145,7 @@ export const authenticate = (
       const passed: Array<readonly [string, Principal]> = []
       for (const name of names) {
         const outcome = yield* check(name)
-        if (Result.isSuccess(outcome) && outcome.right !== undefined) passed.push([name, outcome.right])
+        if (Result.isSuccess(outcome) && outcome.success !== undefined) passed.push([name, outcome.success])
       }
       if (passed.length !== names.length) continue
       const missing = passed.flatMap(([name, p]) => {
@@ -160,7 +160,7 @@ export const authenticate = (
       return yield* permit((policy.combine ?? combinePrincipals)(passed))
     }
 
-    const failures = [...outcomes].flatMap(([name, o]) => (Result.isFailure(o) ? [[name, o.left] as const] : []))
+    const failures = [...outcomes].flatMap(([name, o]) => (Result.isFailure(o) ? [[name, o.failure] as const] : []))
     const unavailable = failures.filter(([, f]) => f.reason === "unavailable")
     if (unavailable.length > 0) {
       return yield* new AuthRefusal({

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect, Result, TestContext } from "effect"
+import { Effect, Result } from "effect"
 import { TestClock } from "effect/testing"
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -77,10 +77,10 @@ const run = (authenticator: Authenticator, req: AuthRequest, at = NOW) =>
     Effect.gen(function* () {
       yield* TestClock.setTime(at)
       return yield* Effect.result(authenticator(req, { schemeName: "bearer", scheme }))
-    }).pipe(Effect.provide(TestContext.TestContext))
+    }).pipe(Effect.provide(TestClock.layer()))
   )
 const failureOf = (result: Result.Result<unknown, { reason: string; message: string }>) =>
-  Result.isFailure(result) ? result.left.reason : "ok"
+  Result.isFailure(result) ? result.failure.reason : "ok"
 
 describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
   const counting = () => {
@@ -132,7 +132,7 @@ describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
     const t = await token({}, { exp: NOW / 1000 + 60 })
     expect(failureOf(await run(auth, request(`Bearer ${t}`), NOW + 60_000 + 20_000))).toBe("ok")
     const expired = await run(auth, request(`Bearer ${t}`), NOW + 60_000 + 40_000)
-    expect(Result.isFailure(expired) && expired.left.message).toBe("token expired")
+    expect(Result.isFailure(expired) && expired.failure.message).toBe("token expired")
     const notYet = await token({ nbf: NOW / 1000 + 120 })
     expect(failureOf(await run(auth, request(`Bearer ${notYet}`)))).toBe("invalid_credentials")
     expect(failureOf(await run(auth, request(`Bearer ${notYet}`), NOW + 100_000))).toBe("ok")

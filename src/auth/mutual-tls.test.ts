@@ -37,13 +37,13 @@ describe("mutualTlsAuthenticator", () => {
     const b = cert({ subject: "CN=b", fingerprint256: "00", subjectAltNames: ["URI:spiffe://example/b"] })
     expect(Result.getOrThrow(await run(auth, req(b)))).toMatchObject({ id: "spiffe-b" })
     const stranger = await run(auth, req(cert({ subject: "CN=x", fingerprint256: "11" })))
-    expect(Result.isFailure(stranger) && stranger.left.reason).toBe("invalid_credentials")
+    expect(Result.isFailure(stranger) && stranger.failure.reason).toBe("invalid_credentials")
   })
 
   it("has no credentials without a certificate and refuses one the TLS layer did not verify", async () => {
     const auth = mutualTlsAuthenticator({ bySubject: { "CN=client-a,O=Example": { id: "client-a" } } })
     expect(await run(auth, req())).toEqual(Result.succeed(undefined))
     const untrusted = await run(auth, req(cert({ authorized: false })))
-    expect(Result.isFailure(untrusted) && untrusted.left.message).toBe("client certificate not trusted")
+    expect(Result.isFailure(untrusted) && untrusted.failure.message).toBe("client certificate not trusted")
   })
 })

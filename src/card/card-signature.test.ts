@@ -44,7 +44,7 @@ const sign = (c: AgentCard = card) => Effect.runPromise(signCard(c, { key: es256
 const verify = (c: object, r: CardKeyResolver = resolver()) => Effect.runPromise(Effect.result(verifyCard(c, r)))
 const reasonOf = async (c: object) => {
   const result = await verify(c)
-  return Result.isFailure(result) ? result.left.reason : "ok"
+  return Result.isFailure(result) ? result.failure.reason : "ok"
 }
 
 describe("signCard / verifyCard", () => {
@@ -142,7 +142,7 @@ describe("signCard / verifyCard", () => {
     const secret = new Uint8Array(32).fill(7)
     const signed = await Effect.runPromise(signCard(card, { key: secret, kid: "hmac", alg: "HS256" }))
     const result = await verify(signed, () => Effect.succeed(secret))
-    expect(Result.isFailure(result) && result.left.reason).toBe("invalid-signature")
+    expect(Result.isFailure(result) && result.failure.reason).toBe("invalid-signature")
     const allowed = await Effect.runPromise(
       Effect.result(verifyCard(signed, () => Effect.succeed(secret), { algorithms: ["HS256"] }))
     )
@@ -171,7 +171,7 @@ describe("signCard / verifyCard", () => {
       expect(requests).toBe(1)
       const tampered = { ...signed, name: "Other" }
       const result = await verify(tampered, remote)
-      expect(Result.isFailure(result) && result.left.reason).toBe("invalid-signature")
+      expect(Result.isFailure(result) && result.failure.reason).toBe("invalid-signature")
     })
   })
 })

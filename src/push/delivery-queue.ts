@@ -96,7 +96,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
           catch: describe
         }).pipe(
           // The transport bounds itself; this guards against one that does not.
-          Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs + 1000), onTimeout: () => "timed out" })
+          Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs + 1000), orElse: () => Effect.fail("timed out") })
         )
         const status = response.status
         switch (classifyStatus(status)) {
@@ -159,7 +159,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         while (true) {
           const item = yield* Effect.sync(() => {
             const next = book.take(key)
-            if (next === undefined && book.size === 0) idleLatch.unsafeOpen()
+            if (next === undefined && book.size === 0) idleLatch.openUnsafe()
             return next
           })
           if (item === undefined) return
@@ -174,7 +174,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         if (closed) break
         const result = book.offer(task.id, config, task)
         if (result.start) {
-          idleLatch.unsafeClose()
+          idleLatch.closeUnsafe()
           run(runLane(result.key))
         }
         for (const item of result.superseded) events.push(PushEvent.PushCoalesced(base(item)))
@@ -191,7 +191,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         closed = true
         yield* Effect.timeout(idleLatch.await, drain).pipe(Effect.ignore)
         yield* FiberSet.clear(fibers)
-        idleLatch.unsafeOpen()
+        idleLatch.openUnsafe()
       })
 
     return {

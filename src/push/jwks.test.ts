@@ -18,7 +18,7 @@ const sign = (keys: PushKeySet) =>
   }))
 
 // A receiver that reads the JWKS as published right now.
-const verifyNow = (keys: PushKeySet, input: Effect.Effect.Success<ReturnType<typeof sign>>) =>
+const verifyNow = (keys: PushKeySet, input: Effect.Success<ReturnType<typeof sign>>) =>
   Effect.flatMap(keys.jwks, (jwks) => makePushVerifier({ audience: hook, keys: { jwks } }).verify(input))
 
 const kids = (keys: PushKeySet) => Effect.map(keys.jwks, (d) => d.keys.map((k) => k.kid))

@@ -143,7 +143,7 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
         return yield* refuse("invalid-url", "the host name is longer than DNS allows (253 characters, 63 per label)")
       }
       const texts = literal !== undefined ? [host] : yield* Effect.tryPromise(() => options.resolve(host)).pipe(
-        Effect.timeoutOrElse({ duration: timeout, onTimeout: () => "timeout" as const }),
+        Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.fail("timeout" as const) }),
         Effect.catch(() => refuse("unresolvable", `${host} did not resolve`))
       )
       const addresses: Array<IpAddress> = []

@@ -95,8 +95,8 @@ export const driveUntil = <A, E>(done: Effect.Effect<A, E>, waits: Array<number>
   Effect.gen(function*() {
     const fiber = yield* Effect.forkChild(done)
     for (let step = 0; step < maxSteps; step++) {
-      const exit = yield* Fiber.poll(fiber)
-      if (exit._tag === "Some") return yield* exit.value
+      const exit = fiber.pollUnsafe()
+      if (exit !== undefined) return yield* exit
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
       const wait = waits.shift()
       if (wait !== undefined) yield* TestClock.adjust(Duration.millis(wait))
