@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Effect, Option, Stream } from "effect"
+import { Cause, Effect, Stream } from "effect"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import { A2AClientTransportError, invalidAnswer } from "./errors.ts"
 
@@ -48,23 +48,21 @@ export const bodyChunks = (
     Effect.map(
       Effect.acquireRelease(Effect.sync(() => body.getReader()), cancelBounded),
       (reader) =>
-        Stream.repeatEffectOption(
+        Stream.fromEffectRepeat(
           Effect.tryPromise({
             try: () => reader.read(),
-            catch: (cause) =>
-              Option.some<A2AClientTransportError | InvalidAgentResponse>(
-                new A2AClientTransportError({
-                  reason: "Dropped",
-                  message: `the connection to ${limits.url} broke off while reading the answer`,
-                  url: limits.url,
-                  cause
-                })
-              )
+            catch: (cause): A2AClientTransportError | InvalidAgentResponse =>
+              new A2AClientTransportError({
+                reason: "Dropped",
+                message: `the connection to ${limits.url} broke off while reading the answer`,
+                url: limits.url,
+                cause
+              })
           }).pipe(
             Effect.timeoutOrElse({
               duration: limits.idleTimeoutMs,
-              onTimeout: () =>
-                Option.some<A2AClientTransportError | InvalidAgentResponse>(
+              orElse: () =>
+                Effect.fail(
                   invalidAnswer(
                     "IdleTimeout",
                     `${limits.url} sent nothing for ${limits.idleTimeoutMs} ms`,
@@ -72,7 +70,7 @@ export const bodyChunks = (
                   )
                 )
             }),
-            Effect.flatMap((r) => (r.done ? Effect.fail(Option.none()) : Effect.succeed(r.value)))
+            Effect.flatMap((r) => (r.done ? Cause.done() : Effect.succeed(r.value)))
           )
         )
     )

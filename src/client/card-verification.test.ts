@@ -50,7 +50,7 @@ const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.resu
 const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
   const result = await run(effect)
   if (Result.isSuccess(result)) throw new Error("expected a failure")
-  return result.left
+  return result.failure
 }
 const reasonOf = (error: unknown) =>
   error instanceof CardVerificationError ? error.reason : invalidAnswerReason(error as never) ?? String(error)
@@ -144,7 +144,7 @@ describe("verifyAgentCardText", () => {
       const mutated = text.slice(0, i) + String.fromCharCode(text.charCodeAt(i) ^ 1) + text.slice(i + 1)
       const result = await run(verifyAgentCardText(mutated, opts))
       if (Result.isSuccess(result)) throw new Error(`a change at byte ${i} (${JSON.stringify(text.slice(i - 10, i + 10))}) still verifies`)
-      const reason = reasonOf(result.left)
+      const reason = reasonOf(result.failure)
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
     }
     expect([...reasons.values()].reduce((a, b) => a + b, 0)).toBe(text.length)

@@ -76,7 +76,7 @@ export const verifyAgentCard = (
       Effect.mapError((e: Schema.SchemaError) =>
         invalidAnswer("WrongShape", `${where} is not a valid A2A agent card`, {
           url: where,
-          detail: excerpt(ParseResult.TreeFormatter.formatErrorSync(e), 400)
+          detail: excerpt(e.message, 400)
         }))
     )
     return { card, signatures }

@@ -84,13 +84,13 @@ const fetchCandidate = (config: DiscoveryConfig, url: string): Effect.Effect<Att
             _tag: "Invalid",
             error: invalidAnswer("WrongShape", `${url} is not a valid A2A agent card`, {
               url,
-              detail: excerpt(ParseResult.TreeFormatter.formatErrorSync(e), 400)
+              detail: excerpt(e.message, 400)
             })
           })
         )
       )
     })
-  ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, "agent/card", config.timeoutMs) }))
+  ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, "agent/card", config.timeoutMs)) }))
 
 /**
  * Finds and decodes the agent card. Unreachable hosts and server errors stop the search at once; a

@@ -33,7 +33,7 @@ export interface RpcRequest<A, I> {
   readonly method: string
   readonly params: unknown
   /** Decodes the `result` member. */
-  readonly result: Schema.Schema<A, I>
+  readonly result: Schema.Codec<A, I>
   /** Per-call headers (e.g. `Last-Event-ID` on a resubscribe). */
   readonly headers?: Readonly<Record<string, string>> | undefined
 }
@@ -51,7 +51,7 @@ type RpcError = ProtocolError | A2AClientTransportError
 
 const WireErrorObject = Schema.Struct({ error: JSONRPCError })
 
-const formatIssue = (error: Schema.SchemaError): string => excerpt(ParseResult.TreeFormatter.formatErrorSync(error), 400)
+const formatIssue = (error: Schema.SchemaError): string => excerpt(error.message, 400)
 
 /**
  * Interprets one JSON-RPC response text: JSON parse, envelope, id match, then `error` to its tagged class
@@ -168,7 +168,10 @@ export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Eff
       )
     })
   ).pipe(
-    Effect.timeoutOrElse({ duration: config.timeoutMs, onTimeout: () => timeoutError(request.url, request.method, config.timeoutMs) })
+    Effect.timeoutOrElse({
+      duration: config.timeoutMs,
+      orElse: () => Effect.fail(timeoutError(request.url, request.method, config.timeoutMs))
+    })
   )
 }
 
@@ -191,7 +194,7 @@ export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): S
       }).pipe(
         Effect.timeoutOrElse({
           duration: config.timeoutMs,
-          onTimeout: () => timeoutError(request.url, request.method, config.timeoutMs)
+          orElse: () => Effect.fail(timeoutError(request.url, request.method, config.timeoutMs))
         })
       )
       if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {

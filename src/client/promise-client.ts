@@ -105,8 +105,8 @@ export const streamToAsyncIterable = <A, E>(stream: Stream.Stream<A, E>, signal?
         }
         const failure = Cause.findErrorOption(exit.cause)
         if (Option.isSome(failure)) {
-          if (Option.isNone(failure.value)) return
-          throw failure.value.value
+          if (Cause.isDone(failure.value)) return
+          throw failure.value
         }
         rethrow(exit.cause, signal)
       }
