@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http"
 import { createServer } from "node:http"
 import { HttpRouter } from "effect/http"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Exit, Fiber, Layer, Result } from "effect"
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

@@ -99,7 +99,7 @@ describe("the authenticated extended card", () => {
       A2AClient.make(base, { fetch: fetchVia, retries: 0 }),
       (client) => client.getAuthenticatedExtendedCard()
     )))
-    expect(Result.isFailure(anonymous) && anonymous.left).toMatchObject({ code: -32041, data: { status: 401, reason: "missing_credentials" } })
+    expect(Result.isFailure(anonymous) && anonymous.failure).toMatchObject({ code: -32041, data: { status: 401, reason: "missing_credentials" } })
   })
 })
 

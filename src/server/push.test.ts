@@ -377,19 +377,19 @@ describe("push notifications through the server: signed deliveries", () => {
     const verified: Array<string> = []
     for (const call of stub.calls) {
       const result = await verifyCall(verifier, call)
-      if (Result.isFailure(result)) throw new Error(`delivery ${call.call} did not verify: ${result.left.reason}`)
-      expect(result.right.claims.taskId).toBe(task.id)
-      expect(result.right.claims.iss).toBe(testIssuer)
-      verified.push(result.right.task.status.state)
+      if (Result.isFailure(result)) throw new Error(`delivery ${call.call} did not verify: ${result.failure.reason}`)
+      expect(result.success.claims.taskId).toBe(task.id)
+      expect(result.success.claims.iss).toBe(testIssuer)
+      verified.push(result.success.task.status.state)
     }
     expect(verified).toEqual(stepperStates)
 
     // The checks bite: the same delivery again is a replay; another webhook's verifier refuses the audience.
     const replay = await verifyCall(verifier, stub.calls[0]!)
-    expect(Result.isFailure(replay) && replay.left.reason).toBe("replayed")
+    expect(Result.isFailure(replay) && replay.failure.reason).toBe("replayed")
     const elsewhere = makePushVerifier({ audience: `${stub.url}/other`, keys: { jwksUrl }, token: "tok-s" })
     const misdirected = await verifyCall(elsewhere, stub.calls[1]!)
-    expect(Result.isFailure(misdirected) && misdirected.left.reason).toBe("audience")
+    expect(Result.isFailure(misdirected) && misdirected.failure.reason).toBe("audience")
   })
 
   it("key rotation without downtime: deliveries before and after keys.rotate() verify", async () => {
@@ -428,7 +428,7 @@ describe("push notifications through the server: signed deliveries", () => {
     const late = makePushVerifier({ audience: url, keys: { jwksUrl }, issuer: testIssuer })
     for (const call of stub.calls) {
       const result = await verifyCall(late, call)
-      expect(Result.isSuccess(result), `delivery ${call.call} (${Result.isFailure(result) ? result.left.reason : "ok"})`).toBe(true)
+      expect(Result.isSuccess(result), `delivery ${call.call} (${Result.isFailure(result) ? result.failure.reason : "ok"})`).toBe(true)
     }
     const published = (await (await fetch(jwksUrl)).json()) as jose.JSONWebKeySet
     expect(published.keys.map((k) => k.kid)).toEqual([next.kid, oldKid])
