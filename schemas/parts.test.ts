@@ -45,6 +45,6 @@ describe("FilePart (stricter than upstream's JSON Schema: exactly one of bytes a
 
   it("names the offending field in the error", () => {
     const result = Schema.decodeUnknownResult(FileWithBytes)({ bytes: "aGk=", uri: "u" })
-    expect(Result.isFailure(result) && result.left.message).toContain('["uri"]')
+    expect(Result.isFailure(result) && result.failure.message).toContain('["uri"]')
   })
 })

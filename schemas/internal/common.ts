@@ -62,7 +62,7 @@ export const WebhookUrl = Schema.String.check(
  * A property that must not be present (`field?: never`). Generated values never carry it, so the generators of
  * the structs that use it need no help.
  */
-export const absent = optional(Schema.Never.annotate({ title: "absent" }))
+export const absent = optional(Schema.Never.annotate({ message: "Expected absent" }))
 
 type Absent<K extends string> = { readonly [P in K]: typeof absent }
 

@@ -1,7 +1,7 @@
 /**
  * REST payloads decoded into A2A values: the spelling is normalised (`fromRest`), then the A2A Effect
  * Schema judges. Requests fail with InvalidParams naming the failing path; responses (for clients) fail
- * with the schema's ParseError, which a client turns into InvalidAgentResponse.
+ * with the schema's SchemaError, which a client turns into InvalidAgentResponse.
  *
  * @module
  */
