@@ -9,9 +9,10 @@ import * as schemas from "./index.ts"
 /*
  * Property: for generated values `a` of each wire schema, `decode(encode(a))` equals `a`, the encoded value
  * equals `a` (Type and Encoded are the same plain JSON), it survives JSON, and it validates against the pinned
- * upstream definition of the same name.
+ * upstream definition of the same name. Values come from Effect's `Arbitrary`, derived from each schema
+ * (free-form JSON members are generated as JSON values).
  *
- * The generators are ours, so they produce what our schemas accept: never a file with both bytes and uri,
+ * The generators follow our schemas, so they produce what our schemas accept: never a file with both bytes and uri,
  * never an empty Message.parts, a negative historyLength, an id over 256 characters or a webhook URL over
  * 2 KiB (our schemas are stricter than upstream there). The deliberate differences are pinned down as
  * explicit cases at the end of this file.
