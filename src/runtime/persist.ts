@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
 import { TaskStoreFailure } from "./task-store.ts"
 import type { TaskStore, VersionConflict } from "./task-store.ts"
+import { waitForWake } from "./wake.ts"
 
 /** Options of {@link persistTask}. */
 export interface PersistOptions {
@@ -119,8 +120,9 @@ const makeMutex = () => {
     else next() // the lock passes straight to the next in line
   }
   const unlock = Effect.sync(unlockNow)
-  // Made on first contention only: most hosts never wait for their own lock.
-  const waitTurn = () => Effect.callback<void>((resume) => {
+  // Made on first contention only: most hosts never wait for their own lock. The next in line resumes on
+  // its own scheduler (wake.ts), not inside the previous holder's release.
+  const waitTurn = () => waitForWake((resume) => {
     let handed = false
     const turn = () => {
       handed = true

@@ -1,4 +1,4 @@
-import { Cause, Clock, Deferred, Effect, Exit, Fiber, Option, Result, Schedule } from "effect"
+import { Cause, Clock, Effect, Exit, Fiber, Option, Result, Schedule } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
@@ -15,6 +15,7 @@ import { makeEventLog } from "./event-log.ts"
 import type { EventLog } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
+import { waitForWake } from "./wake.ts"
 import type { TaskStore } from "./task-store.ts"
 
 /** A Task state change, as observed through `TaskRuntime.onTaskChange`. */
@@ -108,6 +109,12 @@ export interface TaskHost {
 const artifactRefused = (r: TransitionRefused) =>
   new TaskActionRefused({ action: "artifact", state: r.from, reason: r.reason, message: r.message })
 
+/** A `requestInput`/`requestAuth` waiting for its answer (kept when the answer comes before the wait). */
+interface InputWaiter {
+  answer: Message | undefined
+  wake: ((answer: Message) => void) | undefined
+}
+
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 /** Creates the host of a new task; the agent runs once `run` is called. */
@@ -134,7 +141,7 @@ export const makeTaskHost = (
     // A run is active from its start until onRunEnd; the fiber is known only once spawn returns.
     let running = false
     let runFiber: Fiber.Fiber<void, unknown> | undefined
-    let inputWaiter: Deferred.Deferred<Message> | undefined
+    let inputWaiter: InputWaiter | undefined
     // Messages that arrived while a run was going and nobody waited for input: the agent takes them with
     // `receive`/`tryReceive` (in order), or the next run of `execute` starts with the first of them.
     const inbox: Array<RunInput> = []
@@ -296,8 +303,8 @@ export const makeTaskHost = (
           if (input === undefined) return Effect.mapError(apply(statusEvent(type, ts, undefined)), onRefused)
           const message = checkedMessage(action, input)
           return Result.isFailure(message)
-            ? Effect.fail(message.left)
-            : Effect.mapError(apply(statusEvent(type, ts, message.right)), onRefused)
+            ? Effect.fail(message.failure)
+            : Effect.mapError(apply(statusEvent(type, ts, message.success)), onRefused)
         })
     }
 
@@ -305,23 +312,33 @@ export const makeTaskHost = (
       Effect.flatMap(isoNow, (ts) =>
         Effect.suspend(() => {
           const question = checkedMessage(type, input)
-          if (Result.isFailure(question)) return Effect.fail(question.left)
+          if (Result.isFailure(question)) return Effect.fail(question.failure)
           // The waiter exists before the state becomes visible, so no answer can slip past it.
-          const waiter = Deferred.makeUnsafe<Message>(FiberId.none)
+          const waiter: InputWaiter = { answer: undefined, wake: undefined }
           const previous = inputWaiter
           inputWaiter = waiter
-          const refusal = applySync(statusEvent(type, ts, question.right))
+          const refusal = applySync(statusEvent(type, ts, question.success))
           if (refusal !== undefined) {
             inputWaiter = previous
             return Effect.fail(refused(type)(refusal))
           }
-          return Effect.andThen(persist.write, Deferred.await(waiter)).pipe(
+          return Effect.andThen(persist.write, awaitAnswer(waiter)).pipe(
             Effect.onInterrupt(() =>
               Effect.sync(() => {
                 if (inputWaiter === waiter) inputWaiter = undefined
               })
             )
           )
+        }))
+
+    /** The answer for `waiter`: at once when it came already, else when `resume` hands it over. */
+    const awaitAnswer = (waiter: InputWaiter): Effect.Effect<Message> =>
+      Effect.suspend(() =>
+        waiter.answer !== undefined ? Effect.succeed(waiter.answer) : waitForWake<Message>((wake) => {
+          waiter.wake = (answer) => wake(Effect.succeed(answer))
+          return Effect.sync(() => {
+            waiter.wake = undefined
+          })
         }))
 
     const receive = (): Effect.Effect<Message, TaskActionRefused> =>
@@ -331,7 +348,7 @@ export const makeTaskHost = (
         if (released) {
           return Effect.fail(new TaskActionRefused({ action: "receive", state: replied !== undefined ? "completed" : state(), reason: "terminal", message: "the task has ended: no message will come" }))
         }
-        return Effect.callback<Message, TaskActionRefused>((resume) => {
+        return waitForWake<Message, TaskActionRefused>((resume) => {
           const receiver = (input: RunInput | undefined) =>
             resume(input === undefined
               ? Effect.fail(new TaskActionRefused({ action: "receive", state: state(), reason: "terminal", message: "the task ended while waiting for a message" }))
@@ -367,8 +384,8 @@ export const makeTaskHost = (
       artifact: (parts, options = {}) =>
         Effect.suspend(() => {
           const chunk = artifactChunkOf(parts, options)
-          if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.left))
-          const { append, artifact, lastChunk } = chunk.right
+          if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.failure))
+          const { append, artifact, lastChunk } = chunk.success
           return Effect.mapError(
             apply({
               type: "artifact",
@@ -391,8 +408,8 @@ export const makeTaskHost = (
           const refusal = replyRefusal()
           if (refusal !== undefined) return Effect.fail(refusal)
           const checked = checkedMessage("reply", input)
-          if (Result.isFailure(checked)) return Effect.fail(checked.left)
-          const { taskId: _omit, ...message } = checked.right
+          if (Result.isFailure(checked)) return Effect.fail(checked.failure)
+          const { taskId: _omit, ...message } = checked.success
           // No task record will carry the context the reply names: claim it for the owner explicitly.
           return Effect.andThen(
             Effect.catch(env.store.claimContext(contextId, owner), (failure) =>
@@ -481,7 +498,10 @@ export const makeTaskHost = (
           if (refusal !== undefined) return Effect.fail(refusal)
           const waiter = inputWaiter
           inputWaiter = undefined
-          if (waiter !== undefined) Deferred.doneUnsafe(waiter, Exit.succeed(input.message))
+          if (waiter !== undefined) {
+            waiter.answer = input.message
+            waiter.wake?.(input.message)
+          }
           // No run in progress (the last one returned while waiting): this message starts a new one.
           if (!running) return Effect.andThen(persist.write, run(input))
           // A run is going and did not ask for input: the message waits for the agent (never dropped).
@@ -505,11 +525,12 @@ export const makeTaskHost = (
           // Interrupting the run waits for the agent's finalizers; a cancel from inside the run cannot wait for itself.
           const stop = fiber === undefined
             ? Effect.void
-            : Effect.fiberIdWith((self) => (self === fiber.id() ? Effect.void : Fiber.interrupt(fiber)))
+            : Effect.flatMap(Effect.fiberId, (self) => (self === fiber.id ? Effect.void : Fiber.interrupt(fiber)))
           return Effect.as(Effect.andThen(stop, persistAndMaybeForget), taskOf(snapshot))
         }))
 
-    const changed = Effect.callback<void>((resume) => {
+    // Resumed on the waiter's scheduler (wake.ts): the change's step (its store write included) ends first.
+    const changed = waitForWake((resume) => {
       const w = () => resume(Effect.void)
       waiters.push(w)
       return Effect.sync(() => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Option, Stream } from "effect"
+import { Deferred, Effect, Fiber, Option, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -31,7 +32,7 @@ describe("TaskRuntime lifecycle", () => {
         })
       )
       const stream = yield* runtime.stream({ message: userMessage("hi") }, alice)
-      const events = Chunk.toArray(yield* Stream.runCollect(stream))
+      const events = yield* Stream.runCollect(stream)
       expect(kinds(events)).toEqual(["task", "status:working", "artifact-update", "status:completed"])
       expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4])
       const last = events[3]!.event
@@ -60,6 +61,42 @@ describe("TaskRuntime lifecycle", () => {
       yield* Deferred.succeed(gate, undefined)
       expect(asTask(yield* Fiber.join(blocked)).status.state).toBe("completed")
       expect((yield* runtime.get({ id: early.id }, alice)).status.state).toBe("completed")
+    }))
+
+  it.effect("a blocking send runs the agent's first turn at once; a stream or non-blocking send starts it after the caller goes on", () =>
+    Effect.gen(function*() {
+      // A fiber forked just before the send: whether the agent's first step sees it run tells whether the
+      // agent started at once (before it) or on the scheduler's next turn (after it, in order).
+      const firstSteps: Array<{ readonly text: string; readonly otherRan: boolean }> = []
+      let otherRan = false
+      const runtime = yield* runtimeFor((ctx) =>
+        Effect.andThen(Effect.sync(() => firstSteps.push({ text: messageText(ctx.message), otherRan })), ctx.complete())
+      )
+      const send = (text: string, mode: "blocking" | "non-blocking" | "stream") =>
+        Effect.gen(function*() {
+          otherRan = false
+          const other = yield* Effect.forkChild(Effect.sync(() => {
+            otherRan = true
+          }))
+          const message = userMessage(text)
+          if (mode === "stream") {
+            const events = yield* runtime.stream({ message }, alice)
+            // the caller holds its stream before the agent took a step
+            expect(firstSteps.map((s) => s.text)).not.toContain(text)
+            yield* Stream.runDrain(events)
+          } else {
+            yield* runtime.send({ message, configuration: { blocking: mode === "blocking" } }, alice)
+          }
+          yield* Fiber.join(other)
+        })
+      yield* send("blocking", "blocking")
+      yield* send("non-blocking", "non-blocking")
+      yield* send("stream", "stream")
+      expect(firstSteps).toEqual([
+        { text: "blocking", otherRan: false },
+        { text: "non-blocking", otherRan: true },
+        { text: "stream", otherRan: true }
+      ])
     }))
 
   it.effect("honours historyLength: absent or 0 is everything, n is the last n", () =>
@@ -108,7 +145,7 @@ describe("TaskRuntime lifecycle", () => {
       )
       const asked = asTask(yield* runtime.send({ message: userMessage("greet") }, alice))
       const stream = yield* runtime.stream({ message: userMessage("Ada", { taskId: asked.id }) }, alice)
-      const events = Chunk.toArray(yield* Stream.runCollect(stream))
+      const events = yield* Stream.runCollect(stream)
       expect(kinds(events)).toEqual(["task", "status:working", "artifact-update", "status:completed"])
       expect((events[0]!.event as Task).status.state).toBe("input-required")
       const seqs = events.map((e) => e.seq)
@@ -121,7 +158,7 @@ describe("TaskRuntime lifecycle", () => {
       const result = yield* runtime.send({ message: userMessage("hi") }, alice)
       expect(result.kind).toBe("message")
       expect(messageText(result as Message)).toBe("echo: hi")
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("yo") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("yo") }, alice))
       expect(kinds(events)).toEqual(["message"])
       expect(yield* runtime.store.list()).toEqual([])
     }))
@@ -244,7 +281,7 @@ describe("TaskRuntime cancel", () => {
       const canceled = yield* runtime.cancel({ id: task.id }, alice)
       expect(canceled.status.state).toBe("canceled")
       expect(yield* Deferred.isDone(finalized)).toBe(true)
-      const seen = Chunk.toArray(yield* Fiber.join(watching))
+      const seen = yield* Fiber.join(watching)
       expect(kinds(seen).at(-1)).toBe("status:canceled")
       expect(Option.getOrThrow(yield* runtime.store.get(task.id)).task.status.state).toBe("canceled")
       const again = yield* Effect.flip(runtime.cancel({ id: task.id }, alice))
@@ -279,19 +316,19 @@ describe("TaskRuntime cancel", () => {
         const task = asTask(yield* runtime.send({ message: userMessage("race"), configuration: { blocking: false } }, alice))
         const log = yield* Effect.forkChild(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
         // vary which side gets ahead so that both outcomes occur
-        const pause = (n: number) => Effect.repeatN(Effect.yieldNow, n)
+        const pause = (n: number) => Effect.repeat(Effect.yieldNow, { times: n })
         const [cancel] = yield* Effect.all([
           Effect.andThen(pause(i % 6), Effect.result(runtime.cancel({ id: task.id }, alice))),
           Effect.andThen(pause((i * 5) % 7), Deferred.succeed(gate, undefined))
         ], { concurrency: "unbounded" })
         const final = (yield* runtime.send({ message: userMessage("?", { taskId: task.id }) }, alice).pipe(Effect.flip))
         expect(final._tag).toBe("InvalidParams")
-        const events = Chunk.toArray(yield* Fiber.join(log))
+        const events = yield* Fiber.join(log)
         const terminals = kinds(events).filter((k) => k === "status:completed" || k === "status:canceled")
         expect(terminals).toHaveLength(1)
         const stored = Option.getOrThrow(yield* runtime.store.get(task.id)).task.status.state
         expect(`status:${stored}`).toBe(terminals[0])
-        expect(cancel._tag === "Right" ? "canceled" : "completed").toBe(stored)
+        expect(cancel._tag === "Success" ? "canceled" : "completed").toBe(stored)
         outcomes.add(stored)
       }
       expect([...outcomes].sort()).toEqual(["canceled", "completed"])
@@ -402,7 +439,6 @@ describe("TaskRuntime requests", () => {
       const shutdown = yield* Effect.forkChild(runtime.shutdown({ grace: "5 seconds" }))
       yield* Effect.yieldNow
       expect((yield* Effect.flip(runtime.send({ message: userMessage("new") }, alice)))._tag).toBe("UnsupportedOperation")
-      const { TestClock } = yield* Effect.promise(() => import("effect"))
       yield* TestClock.adjust("5 seconds")
       yield* Fiber.join(shutdown)
       expect((yield* runtime.get({ id: stuck.id }, alice)).status.state).toBe("canceled")

@@ -1,5 +1,4 @@
 import { Clock, Duration, Effect, Exit, Fiber, Option, Schedule, Scope, Stream } from "effect"
-import type { Scheduler } from "effect"
 import { restore, step, taskOf } from "../../machines/task.ts"
 import type {
   DeleteTaskPushNotificationConfigParams,
@@ -203,10 +202,10 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
     let accepting = true
     const storeHealth: StoreHealthCounters = { unstoredTasks: 0, failedWrites: 0 }
-    const storeRetry = Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2).pipe(
-      Schedule.union(Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))),
-      Schedule.jittered
-    )
+    const storeRetry = Schedule.jittered(Schedule.min([
+      Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2),
+      Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))
+    ]))
 
     const env = {
       agent,
@@ -215,15 +214,15 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       stallMs: Duration.toMillis(Duration.fromInputUnsafe(options.readerStall ?? Duration.seconds(1))),
       storeRetry,
       storeHealth,
-      // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
-      // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
-      // `inline` (a blocking send, whose caller only waits for the outcome) starts it at once: an agent that
-      // finishes synchronously then costs no scheduler hop to start and none to wake its caller.
+      // Forked with the caller's context, and owned by the runtime's registry instead of a Scope per task.
+      // Not inline, the fiber starts on the caller's next scheduler turn: the caller keeps the order it had.
+      // `inline` (a blocking send, whose caller only waits for the outcome) runs its first turn at once: an
+      // agent that finishes synchronously then costs no scheduler hop to start and none to wake its caller.
+      // A yield in that turn still costs one turn, so the agent keeps its order relative to the fibers it forks.
       spawn: (program: Effect.Effect<void, unknown>, inline: boolean) =>
-        Effect.map(Effect.runtime<never>(), (rt) => {
-          const fiber = inline ? forkInline(rt, program) : Runtime.runFork(rt, program, { immediate: false })
+        Effect.map(Effect.forkDetach(program, { startImmediately: inline }), (fiber) => {
           // A run that already ended (inline) needs no registry entry.
-          if (fiber.pollUnsafe() === null) {
+          if (fiber.pollUnsafe() === undefined) {
             running.add(fiber)
             fiber.addObserver(() => running.delete(fiber))
           }
@@ -284,7 +283,10 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           message,
           pushConfigs: record.pushConfigs,
           restored: { snapshot, version: record.version }
-        }).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
+        }).pipe(Effect.map((host) => {
+          hosts.set(host.taskId, host)
+          return host
+        }))
       })
 
     /**
@@ -513,40 +515,6 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
     return runtime
   })
-
-/**
- * The scheduler of a fiber forked by {@link forkInline}: the parent's, except that the fiber's very first
- * turn is kept to be run by the caller at once.
- */
-class FirstTurnHere implements Scheduler.Scheduler {
-  turn: Scheduler.Task | undefined
-  armed = true
-  constructor(readonly base: Scheduler.Scheduler) {}
-  scheduleTask(task: Scheduler.Task, priority: number, fiber?: Fiber.Fiber<unknown, unknown>) {
-    if (this.armed) {
-      this.armed = false
-      this.turn = task
-    } else this.base.scheduleTask(task, priority, fiber)
-  }
-  shouldYield(fiber: Fiber.Fiber<unknown, unknown>) {
-    return this.base.shouldYield(fiber)
-  }
-}
-
-/**
- * Forks `program` as `runFork` with `immediate: false` does, then runs the fiber's first turn now instead
- * of on the next tick. Unlike `immediate: true` (Effect's `start`), a yield in that turn costs one tick, as
- * in a scheduled fiber, so the agent keeps its order relative to the fibers it forks and to its caller.
- */
-const forkInline = (rt: Runtime.Runtime<never>, program: Effect.Effect<void, unknown>): Fiber.Fiber<void, unknown> => {
-  const scheduler = new FirstTurnHere(FiberRefs.getOrDefault(rt.fiberRefs, FiberRef.currentScheduler))
-  const fiber = Runtime.runFork(rt, program, { immediate: false, scheduler })
-  const turn = scheduler.turn
-  scheduler.armed = false
-  scheduler.turn = undefined
-  turn?.()
-  return fiber
-}
 
 /** Constructors of {@link TaskRuntime}. */
 export const TaskRuntime = {
