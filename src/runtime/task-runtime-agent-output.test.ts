@@ -3,7 +3,7 @@
  * refused with TaskActionRefused (reason "invalid-output") and changes nothing.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Schema, Stream } from "effect"
+import { Effect, Schema, Stream } from "effect"
 import type { Message, Part, Task } from "../../schemas/index.ts"
 import { StreamResult } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
@@ -52,7 +52,7 @@ describe("TaskRuntime, agent output that is not valid A2A", () => {
             yield* ctx.complete("done")
           })
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("go") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("go") }, alice))
       expect(Object.keys(refusals)).toHaveLength(9)
       for (const text of Object.values(refusals)) expect(text).toMatch(/^TaskActionRefused\/invalid-output: (message|artifact)/)
       expect(refusals["artifactMetadata"]).toContain("metadata.n: a bigint is not a JSON value")

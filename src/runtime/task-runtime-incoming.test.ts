@@ -4,7 +4,7 @@
  * `execute` with it as `ctx.message`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Logger, Option, Stream } from "effect"
+import { Deferred, Effect, Fiber, Logger, Option, Stream } from "effect"
 import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -28,7 +28,7 @@ const historyReaches = (runtime: Runtime, id: string, n: number): Effect.Effect<
 /** The task's final state and status text, read by resubscribing until its stream ends. */
 const finalOf = (runtime: Runtime, id: string) =>
   Effect.map(Effect.flatMap(runtime.resubscribe({ id }, alice), Stream.runCollect), (events) => {
-    const last = Chunk.toArray(events).at(-1)!.event
+    const last = events.at(-1)!.event
     const status = last.kind === "task" || last.kind === "status-update" ? last.status : undefined
     return { state: status?.state, text: status?.message === undefined ? undefined : messageText(status.message) }
   })
@@ -47,7 +47,7 @@ const followUp = (runtime: Runtime, id: string, text: string, mode: Mode, gate: 
       const events = yield* Effect.forkChild(Effect.flatMap(runtime.stream({ message }, alice), Stream.runCollect))
       yield* historyReaches(runtime, id, 3)
       yield* Deferred.succeed(gate, undefined)
-      const last = Chunk.toArray(yield* Fiber.join(events)).at(-1)!.event
+      const last = (yield* Fiber.join(events)).at(-1)!.event
       if (last.kind !== "status-update") throw new Error(`stream ended with ${last.kind}`)
       expect(last.final).toBe(true)
       return { state: last.status.state, text: last.status.message === undefined ? undefined : messageText(last.status.message) }
@@ -161,7 +161,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
     Effect.gen(function*() {
       const lines: Array<string> = []
       const logger = Logger.make(({ logLevel, message }) => {
-        if (logLevel._tag === "Warning") lines.push(String(message))
+        if (logLevel === "Warn") lines.push(String(message))
       })
       const gate = yield* Deferred.make<void>()
       const runtime = yield* TaskRuntime.make(Agent.make({
@@ -170,7 +170,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
       }))
       const task = asTask(
         yield* runtime.send({ message: userMessage("start"), configuration: { blocking: false } }, alice).pipe(
-          Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+          Effect.provide(Logger.layer([logger]))
         )
       )
       yield* runtime.send({ message: userMessage("late", { taskId: task.id }), configuration: { blocking: false } }, alice)

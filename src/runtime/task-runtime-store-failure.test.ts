@@ -51,9 +51,9 @@ const asTask = (r: Task | Message): Task => {
 const errorLines = Effect.sync(() => {
   const lines: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => {
-    if (logLevel._tag === "Error") lines.push(String(message))
+    if (logLevel === "Error") lines.push(String(message))
   })
-  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
+  return { lines, layer: Logger.layer([logger]) }
 })
 
 describe("TaskRuntime when the store fails on the terminal write", () => {

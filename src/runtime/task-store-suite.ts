@@ -94,7 +94,7 @@ export const runTaskStoreSuite = (
             ],
             { concurrency: "unbounded" }
           )
-          expect(results.filter((r) => r._tag === "Right")).toHaveLength(1)
+          expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
         })
       ))
 
