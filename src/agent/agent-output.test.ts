@@ -7,8 +7,8 @@ import type { ArtifactOptions } from "./task-context.ts"
 
 const ids = { taskId: "t", contextId: "c" }
 const problem = <A>(e: Result.Result<A, string>): string => {
-  if (Result.isSuccess(e)) throw new Error(`accepted: ${JSON.stringify(e.right)}`)
-  return e.left
+  if (Result.isSuccess(e)) throw new Error(`accepted: ${JSON.stringify(e.success)}`)
+  return e.failure
 }
 
 const cyclic: Record<string, unknown> = { a: 1 }

@@ -10,7 +10,7 @@
  * build around them from checked primitives needs no second pass. A refusal is worded by the schema of
  * the whole value, so it names the path from the message or artifact down.
  */
-import { Result, Schema } from "effect"
+import { Result, Schema, SchemaIssue, Struct } from "effect"
 import { Message, Metadata, Part, TaskArtifactUpdateEvent } from "../../schemas/index.ts"
 import type { Artifact } from "../../schemas/index.ts"
 import { textPart, toAgentMessage, toParts } from "./messages.ts"
@@ -105,11 +105,20 @@ const jsonOf = (value: unknown, what: string): Result.Result<unknown, string> =>
   return Result.fail(`${what} is not valid A2A: ${text.startsWith(":") ? `the value${text}` : text}`)
 }
 
+// Built once: the formatter is stateless.
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
 /** The first issue of a schema failure as `path: message`. */
 const firstIssue = (error: Schema.SchemaError): string => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  const issue = formatIssues(error.issue).issues[0]
   if (issue === undefined) return "invalid"
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
+  const path = (issue.path ?? [])
+    .map((segment) => {
+      const key = typeof segment === "object" ? segment.key : segment
+      return typeof key === "number" ? `[${key}]` : `.${String(key)}`
+    })
+    .join("")
+    .replace(/^\./, "")
   return path === "" ? issue.message : `${path}: ${issue.message}`
 }
 
@@ -117,10 +126,13 @@ const firstIssue = (error: Schema.SchemaError): string => {
 const checked = <A>(validate: (u: unknown) => Result.Result<A, Schema.SchemaError>, value: unknown, what: string): Result.Result<A, string> =>
   Result.flatMap(jsonOf(value, what), (json) => Result.mapError(validate(json), (error) => `${what} is not valid A2A: ${firstIssue(error)}`))
 
-const validateMessage = Schema.validateEither(Message)
-const validatePart = Schema.validateEither(Part)
-const validateMetadata = Schema.validateEither(Metadata)
-const validateChunk = Schema.validateEither(TaskArtifactUpdateEvent.pipe(Schema.pick("artifact", "append", "lastChunk")))
+// The type side of each schema: the value is checked as it will be held, fields the schema does not know dropped.
+const validateMessage = Schema.decodeUnknownResult(Schema.toType(Message))
+const validatePart = Schema.decodeUnknownResult(Schema.toType(Part))
+const validateMetadata = Schema.decodeUnknownResult(Schema.toType(Metadata))
+const validateChunk = Schema.decodeUnknownResult(
+  Schema.toType(TaskArtifactUpdateEvent.mapFields(Struct.pick(["artifact", "append", "lastChunk"])))
+)
 
 const isObject = (u: unknown): u is object => typeof u === "object" && u !== null
 
@@ -132,7 +144,7 @@ const checkedParts = (parts: ReadonlyArray<unknown>): Array<Part> | undefined =>
     if (json === notJson) return undefined
     const part = validatePart(json)
     if (Result.isFailure(part)) return undefined
-    out[i] = part.right
+    out[i] = part.success
   }
   return out
 }
