@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Stream } from "effect"
+import { Deferred, Effect, Stream } from "effect"
 import { fromPromise } from "xstate"
 import { approvalMachine, reviewEventFromText } from "../../machines/approval.ts"
 import { pipelineMachine, pipelineStep } from "../../machines/pipeline.ts"
@@ -121,7 +121,7 @@ describe("Workflow.toAgent: pipeline", () => {
         transform: pipelineStep(async (html) => html.toUpperCase()),
         summarise: pipelineStep(async (text) => `${text.length} chars`)
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice))
       expect(events.map(label)).toEqual([
         "task",
         "working(Fetching)",
@@ -147,7 +147,7 @@ describe("Workflow.toAgent: pipeline", () => {
         }),
         summarise: pipelineStep(async () => "never")
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice))
       expect(events.map(label).slice(-2)).toEqual(["working(Transforming)", "failed(Step transform failed: bad markup)"])
       expect(events.map(label)).not.toContain("working(Summarising)")
     }))

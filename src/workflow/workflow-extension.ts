@@ -67,8 +67,8 @@ export const method = <A, I, const TEvent extends { readonly type: string }>(
   const decodeParams = Schema.decodeUnknownResult(params)
   const decode = (u: unknown): Result.Result<TEvent, string> =>
     Result.match(decodeParams(u), {
-      onLeft: (error: Schema.SchemaError) => Result.fail(describeParamsError(error).message.replace(/^Invalid params: /, "")),
-      onRight: (a) => Result.succeed(toEvent(a))
+      onFailure: (error: Schema.SchemaError) => Result.fail(describeParamsError(error).message.replace(/^Invalid params: /, "")),
+      onSuccess: (a) => Result.succeed(toEvent(a))
     })
   const call = (u: Readonly<Record<string, unknown>>): TEvent =>
     Result.getOrThrowWith(decode(u), (message) => new Error(message))
