@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { denoRunFlags } from "../hosts.ts"
 import { clientChecks } from "./client-checks.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -11,7 +10,7 @@ const here = "conformance/client-runtimes"
 const runtimes = {
   node: [process.execPath, ["--import", "tsx", `${here}/run-node.ts`]],
   bun: [`${root}node_modules/bun/bin/bun.exe`, [`${here}/run-bun.ts`]],
-  deno: [`${root}node_modules/deno/deno`, ["run", ...denoRunFlags, "--allow-net", "--allow-env", "--allow-read", `${here}/run-deno.ts`]]
+  deno: [`${root}node_modules/deno/deno`, ["run", "--allow-net", "--allow-env", "--allow-read", `${here}/run-deno.ts`]]
 } as const satisfies Record<string, readonly [string, ReadonlyArray<string>]>
 
 /** Bound of one whole program run (it takes a few seconds; a cold Deno or Bun start adds some). */
