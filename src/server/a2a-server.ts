@@ -10,7 +10,7 @@
  * ```
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
-import { type Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
 import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
@@ -21,8 +21,9 @@ import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
+import { ioScheduler } from "./io-scheduler.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
-import { registerRest } from "./rest/rest-route.ts"
+import { restRoute, restRoutePattern } from "./rest/rest-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
 import { makePushService, type PushOptions } from "./push-service.ts"
@@ -78,6 +79,12 @@ export interface A2AServerHandle {
    */
   readonly dispose: (options?: { readonly graceMs?: number }) => Promise<void>
 }
+
+/** A route's handler: every failure is already an answer. */
+type Route = (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+
+const onIoScheduler = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, Scheduler.Scheduler, ioScheduler)
 
 interface Built {
   readonly runtime: TaskRuntime
@@ -173,11 +180,15 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
 
     const register = (router: HttpRouter.HttpRouter) =>
       Effect.gen(function* () {
-        yield* router.add("POST", options.rpcPath, rpc)
-        for (const path of cardPaths) yield* router.add("GET", path, cardJson)
-        yield* registerRest(router, routeDeps)
+        // Requests, and the agents they start, run on a scheduler that lets socket writes out (see io-scheduler.ts).
+        const add = (method: "GET" | "POST" | "*", path: HttpRouter.PathInput, handler: Route) =>
+          router.add(method, path, (request) => onIoScheduler(handler(request)))
+        yield* add("POST", options.rpcPath, rpc)
+        for (const path of cardPaths) yield* add("GET", path, cardJson)
+        yield* add("*", restRoutePattern, restRoute(routeDeps))
         if (push !== undefined) {
-          yield* router.add("GET", "/.well-known/jwks.json", Effect.map(push.jwks, HttpServerResponse.fromWeb))
+          const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
+          yield* add("GET", "/.well-known/jwks.json", () => jwks)
         }
       })
     const shutdown = (graceMs: number) =>
@@ -221,7 +232,7 @@ export const A2AServer = {
    */
   make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
-    const built = await Effect.runPromise(Scope.provide(build(agent, config), scope))
+    const built = await Effect.runPromise(Scope.provide(onIoScheduler(build(agent, config)), scope))
     // A router of its own, configured to match paths exactly (see `exactPaths`).
     const routes = await Effect.runPromise(
       Effect.flatMap(HttpRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())).pipe(
@@ -271,7 +282,7 @@ export const A2AServer = {
   layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
     HttpRouter.use((router) =>
       Effect.gen(function* () {
-        const built = yield* build(agent, config)
+        const built = yield* onIoScheduler(build(agent, config))
         yield* Effect.addFinalizer(() => built.shutdown(resolveServerOptions(config).shutdownGraceMs))
         yield* built.register(router)
       })

@@ -9,11 +9,11 @@
  *
  * @example
  * ```ts
- * yield* registerRest(router, { handlers, card, options, shutdown, principal, audit })
+ * yield* router.add("*", restRoutePattern, restRoute({ handlers, card, options, shutdown, principal, audit }))
  * ```
  */
 import { traced } from "../../runtime/tracing.ts"
-import { type HttpRouter, HttpServerResponse, type HttpServerRequest } from "effect/http"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Option, Result, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
 import {
@@ -50,7 +50,10 @@ export interface RestRouteDeps {
   readonly audit: AuditTrail
 }
 
-/** The router pattern the binding is registered under. */
+/**
+ * The router pattern the binding is registered under: one catch-all route under `/v1/`, dispatched by
+ * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
+ */
 export const restRoutePattern = "/v1/*"
 
 type Headers = Record<string, string>
@@ -192,10 +195,3 @@ export const restRoute = (deps: RestRouteDeps) => {
       Effect.catchCause(() => Effect.succeed(errorJson(new Internal({ message: "Internal error" }), 500)))
     )
 }
-
-/**
- * Registers the REST binding on `router`: one catch-all route under `/v1/`, dispatched by
- * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
- */
-export const registerRest = (router: HttpRouter.HttpRouter, deps: RestRouteDeps): Effect.Effect<void> =>
-  router.add("*", restRoutePattern, restRoute(deps)) as Effect.Effect<void>
