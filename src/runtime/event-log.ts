@@ -108,15 +108,16 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
   const pullFor = (sub: Subscriber): Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> => {
     // Wakes are resumed on the reader's scheduler (wake.ts): an append never runs its readers inline, and
     // every event appended before the reader runs arrives in its next chunk.
+    const unpark = Effect.sync(() => {
+      if (sub.wake !== undefined) {
+        sub.wake = undefined
+        waiting--
+      }
+    })
     const parked = waitForWake((wake) => {
       sub.wake = () => wake(Effect.void)
       waiting++
-      return Effect.sync(() => {
-        if (sub.wake !== undefined) {
-          sub.wake = undefined
-          waiting--
-        }
-      })
+      return unpark
     })
     const pull: Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> = Effect.suspend(() => {
       const behind = last - sub.cursor
@@ -132,8 +133,9 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
         return Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<Sequenced<E>>)
       }
       if (isClosed) return Cause.done()
-      return Effect.andThen(parked, pull)
+      return parkThenPull
     })
+    const parkThenPull = Effect.andThen(parked, pull)
     return pull
   }
 
