@@ -18,11 +18,26 @@ export const isForeign = (task: Ids, message: Message): boolean =>
   (message.taskId !== undefined && message.taskId !== task.id) ||
   (message.contextId !== undefined && message.contextId !== task.contextId)
 
+/**
+ * `message` with the task's ids. It is copied key by key, not spread: on Node 20 an object spread that
+ * adds properties (`{ ...message, taskId }` for a message without one) costs some 3 µs, more than the
+ * rest of a step.
+ */
+export const withIds = (message: Message, task: Ids): Message => {
+  const copy: Record<string, unknown> = {}
+  const source = message as unknown as Record<string, unknown>
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: source[key], enumerable: true, writable: true, configurable: true })
+    else copy[key] = source[key]
+  }
+  copy["taskId"] = task.id
+  copy["contextId"] = task.contextId
+  return copy as unknown as Message
+}
+
 /** The message as recorded: it carries this task's ids, as peers expect of history entries. */
 export const ownMessage = (task: Ids, message: Message): Message =>
-  message.taskId === task.id && message.contextId === task.contextId
-    ? message
-    : { ...message, taskId: task.id, contextId: task.contextId }
+  message.taskId === task.id && message.contextId === task.contextId ? message : withIds(message, task)
 
 /**
  * The status-update of entering `state` on `event`: its time is the event's, its message (if any) the
@@ -34,9 +49,10 @@ export const statusUpdate = (task: Ids, event: TaskEvent, state: LifecycleState)
   const message = event.type === "resume" || event.message === undefined ? undefined : ownMessage(task, event.message)
   const status: TaskStatus = message === undefined ? { state, timestamp: event.timestamp } : { state, message, timestamp: event.timestamp }
   const final = isTerminal(state) || isInterrupted(state)
-  const update = { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final } as const
   const metadata = event.type === "resume" ? undefined : event.metadata
-  return metadata === undefined ? update : { ...update, metadata }
+  return metadata === undefined
+    ? { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final }
+    : { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata }
 }
 
 /** The artifact-update of a chunk event; the host keeps this same object as the chunk. */

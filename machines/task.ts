@@ -15,7 +15,7 @@ import {
   type TaskStreamEvent,
   type TransitionRefused
 } from "./task-types.ts"
-import { artifactUpdate, isForeign, recordedMessage, statusUpdate } from "./task-updates.ts"
+import { artifactUpdate, isForeign, recordedMessage, statusUpdate, withIds } from "./task-updates.ts"
 
 export * from "./task-types.ts"
 export { taskMachine } from "./task-machine.ts"
@@ -122,7 +122,7 @@ export const start = (input: TaskInput): TaskSnapshot => {
     id,
     contextId,
     status: { state: initial.state, timestamp: input.timestamp },
-    history: logFrom([{ ...input.message, taskId: id, contextId }]),
+    history: logFrom([withIds(input.message, input)]),
     artifacts: emptyArtifacts(),
     metadata: input.metadata
   }
