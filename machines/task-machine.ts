@@ -11,8 +11,8 @@
  *
  * So what an event does depends only on the state and the event's facts, and is the same for every task.
  * That makes the chart compilable: `task.ts` runs XState's documented pure functions (`initialTransition`,
- * then `transition` for every event of the finite event space from every state reached) once, when the
- * module loads, and keeps the answers in a table with XState's own snapshot objects, shared by all the
+ * then `transition` for every event of the finite event space from every state reached) once per process,
+ * on first use, and keeps the answers in a table with XState's own snapshot objects, shared by all the
  * tasks in that state. A task's step is then two lookups. Interpreting each event instead costs
  * microseconds (XState's `transition` builds a throwaway actor per call, some 80 µs; a live actor per task
  * some 6 µs per event and 60 µs to start), where a streamed event has a budget of about 2 µs in all. A

@@ -60,12 +60,18 @@ interface Answer {
   readonly effects: ReadonlyArray<TaskEffect>
 }
 
+/** The compiled chart: its initial row, and a row per state. */
+interface Table {
+  readonly initial: Row
+  readonly rows: ReadonlyMap<LifecycleState, Row>
+}
+
 /**
- * The lifecycle chart compiled once, when this module loads, with XState's `initialTransition` and
- * `transition` over its finite event space (see `task-machine.ts` for why). A refusal is recognised
- * here, once per answer: the chart emits a single `refused` and stays where it was.
+ * The lifecycle chart compiled with XState's `initialTransition` and `transition` over its finite event
+ * space (see `task-machine.ts` for why). A refusal is recognised here, once per answer: the chart emits
+ * a single `refused` and stays where it was.
  */
-const { initial, rows } = (() => {
+const compile = (): Table => {
   const chart = compileChart<TaskMachineSnapshot, TaskEffect>(taskMachine, taskChartEvents)
   if (chart.initialEmitted.length !== 0) throw new Error("the task chart does something on start")
   const made = new Map<ChartNode<TaskMachineSnapshot, TaskEffect>, { -readonly [K in keyof Row]: Row[K] }>()
@@ -81,11 +87,17 @@ const { initial, rows } = (() => {
   }
   const start: Row = made.get(chart.initial)!
   if (start.state !== "submitted") throw new Error(`the task chart starts in '${start.state}', not 'submitted'`)
-  return { initial: start, rows: new Map([...made.values()].map((row) => [row.state, row])) as ReadonlyMap<LifecycleState, Row> }
-})()
+  return { initial: start, rows: new Map([...made.values()].map((row) => [row.state, row])) }
+}
+
+let compiled: Table | undefined
+/** The table, compiled on first use (some 10 ms of CPU, once per process) rather than on import. */
+const table = (): Table => compiled ??= compile()
+
+const initial = (): Row => table().initial
 
 const rowOf = (state: LifecycleState): Row => {
-  const row = rows.get(state)
+  const row = table().rows.get(state)
   if (row === undefined) throw new Error(`the task chart never reaches '${state}'`)
   return row
 }
@@ -121,12 +133,12 @@ export const start = (input: TaskInput): TaskSnapshot => {
   const data: TaskData = {
     id,
     contextId,
-    status: { state: initial.state, timestamp: input.timestamp },
+    status: { state: initial().state, timestamp: input.timestamp },
     history: logFrom([withIds(input.message, input)]),
     artifacts: emptyArtifacts(),
     metadata: input.metadata
   }
-  return { state: initial.state, data, lifecycle: initial.snapshot }
+  return { state: initial().state, data, lifecycle: initial().snapshot }
 }
 
 /**
