@@ -41,7 +41,11 @@ interface Snapshot {
   readonly status: string
 }
 
-/** What `transition` returns for an `emit`: the event the action would emit when executed. */
+/**
+ * The events a list of actions from `transition` emits. `transition` returns an `emit` as the action
+ * `{ type: "xstate.emit", params: { event } }` (XState's own tests of `transition` check that shape);
+ * `event` is what a live actor gives its `actor.on` listeners when it executes the action.
+ */
 const emittedOf = <TEmitted>(actions: ReadonlyArray<{ readonly type: string; readonly params: unknown }>): ReadonlyArray<TEmitted> =>
   Object.freeze(actions.map((action) => {
     if (action.type !== "xstate.emit") {
