@@ -1,5 +1,6 @@
 import type { Artifact } from "../schemas/index.ts"
 import { append, emptyLog, logFrom, type AppendLog } from "./internal/append-log.ts"
+import { add, emptySet, has, type GrowOnlySet } from "./internal/grow-only-set.ts"
 
 /**
  * One artifact update as the agent sent it, before merging. The flags are optional so that the
@@ -9,29 +10,40 @@ export interface ArtifactChunk {
   readonly artifact: Artifact
   /** Add the parts to the artifact with the same id (created when absent) instead of replacing it. */
   readonly append?: boolean | undefined
-  /** The artifact is closed after this chunk (the lifecycle machine refuses further chunks for its id). */
+  /** The artifact is closed after this chunk (the lifecycle chart refuses further chunks for its id). */
   readonly lastChunk?: boolean | undefined
 }
 
 /**
- * A task's artifacts as the ordered log of their chunks.
+ * A task's artifacts as the ordered log of their chunks, and the ids of those closed by a last chunk.
  *
  * Keeping chunks (not merged artifacts) makes each update O(1) however long an artifact grows; the merge
  * happens once, in {@link toArtifacts}, when someone needs the Task.
  */
 export interface ArtifactTable {
   readonly chunks: AppendLog<ArtifactChunk>
+  /** Artifacts that take no further chunks: the lifecycle chart reads this fact from each chunk event. */
+  readonly closed: GrowOnlySet<string>
 }
 
 /** A table with no artifacts. */
-export const emptyArtifacts = (): ArtifactTable => ({ chunks: emptyLog() })
+export const emptyArtifacts = (): ArtifactTable => ({ chunks: emptyLog(), closed: emptySet() })
 
-/** A table holding already merged artifacts (a stored Task). */
+/** A table holding already merged artifacts (a stored Task): all open, since the wire Task does not say. */
 export const artifactsFrom = (artifacts: ReadonlyArray<Artifact>): ArtifactTable =>
-  ({ chunks: logFrom(artifacts.map((artifact) => ({ artifact }))) })
+  ({ chunks: logFrom(artifacts.map((artifact) => ({ artifact }))), closed: emptySet() })
 
-/** Adds one chunk in O(1). Whether the chunk is allowed (its artifact still open) is the machine's call. */
-export const addChunk = (table: ArtifactTable, chunk: ArtifactChunk): ArtifactTable => ({ chunks: append(table.chunks, chunk) })
+/**
+ * Adds one chunk in O(1), closing its artifact when `close` says so. Whether the chunk is allowed and
+ * whether it closes its artifact are the lifecycle chart's call.
+ */
+export const addChunk = (table: ArtifactTable, chunk: ArtifactChunk, close = false): ArtifactTable => ({
+  chunks: append(table.chunks, chunk),
+  closed: close ? add(table.closed, chunk.artifact.artifactId) : table.closed
+})
+
+/** Whether an earlier chunk closed the artifact `artifactId`. */
+export const isClosed = (table: ArtifactTable, artifactId: string): boolean => has(table.closed, artifactId)
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Part = Artifact["parts"][number]

@@ -9,7 +9,6 @@ import type {
 } from "../schemas/index.ts"
 import type { ArtifactTable } from "./artifacts.ts"
 import type { AppendLog } from "./internal/append-log.ts"
-import type { GrowOnlySet } from "./internal/grow-only-set.ts"
 
 /** The states a task can be in; the wire's `unknown` is never entered by a running task. */
 export type LifecycleState = Exclude<TaskState, "unknown">
@@ -71,43 +70,60 @@ export interface TransitionRefused {
   readonly message: string
 }
 
+/** The facts about a message the chart decides on: who sent it, and whether it names another task or context. */
+export interface MessageFacts {
+  readonly role: Message["role"]
+  /** The message carries a `taskId` or `contextId` that is not this task's. */
+  readonly foreign: boolean
+}
+
 /**
- * The machine's context: only what its guards read. A task's accumulated data (history, artifact chunks)
- * lives with the host in {@link TaskData}, so a transition copies three fields however long the task runs,
- * and persisting or restoring the actor never walks the task's content.
+ * An event as the lifecycle chart sees it: its type and the few finite facts its guards read, which the
+ * host computes from its own data (the task's ids, its closed artifacts). The chart never sees content
+ * (messages, parts, timestamps), so every task in the same state answers the same event the same way.
  */
-export interface TaskMachineContext {
-  readonly id: string
-  readonly contextId: string
-  /** Artifacts closed by a `lastChunk`: the machine refuses further chunks for them. */
-  readonly closed: GrowOnlySet<string>
-}
-
-/** What the machine starts from: the task's ids (its guards check that messages name them). */
-export interface TaskMachineInput {
-  readonly id: string
-  readonly contextId: string
-}
+export type TaskChartEvent =
+  | { readonly type: "status" }
+  | {
+    readonly type: "artifact"
+    /** An earlier chunk with `lastChunk` closed this artifact. */
+    readonly closed: boolean
+    /** This chunk has `lastChunk`: it closes its artifact. */
+    readonly last: boolean
+  }
+  | { readonly type: "requestInput" }
+  | { readonly type: "requestAuth" }
+  | ({ readonly type: "resume" } & MessageFacts)
+  | ({ readonly type: "agentMessage" } & MessageFacts)
+  | { readonly type: "complete" }
+  | { readonly type: "fail" }
+  | { readonly type: "reject" }
+  | { readonly type: "cancel" }
 
 /**
- * What an accepted event does, as the machine emits it (XState `emit`); the host applies it to the task's
- * {@link TaskData} and appends the streamed ones to the task's event log. An event the machine does not
+ * What an accepted event does, as the chart emits it (XState `emit`): abstract, since the chart never
+ * sees content. The host builds the stream events from the event's payload, applies them to the task's
+ * {@link TaskData} and appends the streamed ones to the task's event log. An event the chart does not
  * accept in its state emits exactly one `refused` and nothing else.
  */
 export type TaskEffect =
-  /** The status changes (or is restated, as progress): its message, if any, joins the history. Streamed. */
-  | { readonly type: "status"; readonly update: TaskStatusUpdateEvent }
-  /** An artifact chunk joins the artifacts. Streamed. */
-  | { readonly type: "artifact"; readonly update: TaskArtifactUpdateEvent }
-  /** A message joins the history: an agent's is streamed, a user's is not (its sender has it). */
-  | { readonly type: "message"; readonly message: Message; readonly streamed: boolean }
+  /**
+   * The task enters `state` (or restates it, as progress). The status carries the event's status message,
+   * if any, which also joins the history; a `resume` has none (its message is the user's answer). Streamed.
+   */
+  | { readonly type: "status"; readonly state: LifecycleState }
+  /** The event's artifact chunk joins the artifacts; `close`: its artifact takes no further chunks. Streamed. */
+  | { readonly type: "artifact"; readonly close: boolean }
+  /** The event's message joins the history: an agent's is streamed, a user's is not (its sender has it). */
+  | { readonly type: "message"; readonly streamed: boolean }
   /** The event does not apply in this state; nothing changes. */
   | { readonly type: "refused"; readonly reason: RefusalReason }
 
 /**
- * A task as its host accumulates it from the machine's effects. History and artifacts are persistent
- * append logs (see `internal/append-log.ts`), so an event costs O(1) however long the task runs; read
- * the wire Task with `taskOf`.
+ * A task as its host accumulates it from the chart's effects: everything the chart does not keep (ids,
+ * history, artifacts and which of them are closed). History and artifacts are persistent append logs
+ * (see `internal/append-log.ts`), so an event costs O(1) however long the task runs; read the wire Task
+ * with `taskOf`.
  */
 export interface TaskData {
   readonly id: string

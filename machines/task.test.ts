@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { initialTransition, transition } from "xstate"
 import type { Artifact, Message, TaskStatusUpdateEvent } from "../schemas/index.ts"
 import {
   isInterrupted,
@@ -105,8 +106,8 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
         const { snapshot, emitted } = accepted(result)
         const to = expected === "stay" ? from : expected as LifecycleState
         expect(snapshot.state).toBe(to)
-        expect(snapshot.lifecycle?.machine.value).toBe(to)
-        expect(snapshot.lifecycle?.machine.status).toBe(isTerminal(to) ? "done" : "active")
+        expect(snapshot.lifecycle.value).toBe(to)
+        expect(snapshot.lifecycle.status).toBe(isTerminal(to) ? "done" : "active")
         expect(taskOf(snapshot).status.state).toBe(to)
         const statusChanged = expected !== "stay"
         if (statusChanged) {
@@ -138,59 +139,64 @@ describe.each(origins)("lifecycle table (%s snapshots)", (_, make) => {
   }
 })
 
-/** The actor and machine snapshot of a task that had an event. */
-const lifecycleOf = (s: TaskSnapshot) => {
-  if (s.lifecycle === undefined) throw new Error("no actor yet")
-  return s.lifecycle
-}
+/** The XState snapshot a task stepped from `start` along `events` ends with. */
+const lifecycleAfter = (...events: ReadonlyArray<TaskEvent>) =>
+  events.reduce((s, event) => accepted(step(s, event)).snapshot, submitted()).lifecycle
 
-describe("the task's actor", () => {
-  it("starts with the task's first event: an XState actor of the task machine, from submitted", () => {
-    const s = submitted()
-    expect(s.lifecycle).toBeUndefined()
-    const { actor, machine } = lifecycleOf(accepted(step(s, events.agentMessage)).snapshot)
-    expect(actor.logic).toBe(taskMachine)
-    expect(actor.getSnapshot()).toBe(machine)
-    expect(machine.value).toBe("submitted")
-    expect(machine.status).toBe("active")
+describe("the task's XState snapshot", () => {
+  it("starts as XState's initial snapshot of the chart", () => {
+    const [initial] = initialTransition(taskMachine)
+    const { lifecycle } = submitted()
+    expect(lifecycle.value).toBe("submitted")
+    expect(lifecycle.status).toBe("active")
+    expect(taskMachine.getPersistedSnapshot(lifecycle)).toEqual(taskMachine.getPersistedSnapshot(initial))
   })
 
-  it("carries a task from event to event, and is done in a final state", () => {
-    const working = accepted(step(submitted(), events.status)).snapshot
-    const chunked = accepted(step(working, events.artifact)).snapshot
-    const done = accepted(step(chunked, events.complete)).snapshot
-    const { actor } = lifecycleOf(working)
-    expect([lifecycleOf(chunked).actor, lifecycleOf(done).actor]).toEqual([actor, actor])
-    expect(actor.getSnapshot().status).toBe("done")
+  it("is XState's own answer: what transition() gives for the event's facts", () => {
+    const working = reach("working")
+    const [next] = transition(taskMachine, working.lifecycle, { type: "requestInput" })
+    const asked = accepted(step(working, events.requestInput)).snapshot
+    expect(taskMachine.getPersistedSnapshot(asked.lifecycle)).toEqual(taskMachine.getPersistedSnapshot(next))
   })
 
-  it("keeps in its context only what its guards read, however much the task streams", () => {
+  it("is one snapshot per state, shared by every task in that state however it got there", () => {
+    const other = start({ id: "task-2", contextId: "ctx-2", timestamp: T1, message: message("user", "other") })
+    const viaStatus = lifecycleAfter(events.status)
+    expect(accepted(step(other, events.status)).snapshot.lifecycle).toBe(viaStatus)
+    expect(lifecycleAfter(events.requestInput, events.resume)).toBe(viaStatus)
+    expect(restore(taskOf(reach("working")))!.lifecycle).toBe(viaStatus)
+    expect(other.lifecycle).toBe(submitted().lifecycle)
+  })
+
+  it("holds nothing of the task, however much the task streams", () => {
     let s = reach("working")
-    const before = JSON.stringify(taskMachine.getPersistedSnapshot(lifecycleOf(s).machine))
+    const before = JSON.stringify(taskMachine.getPersistedSnapshot(s.lifecycle))
     for (let i = 0; i < 200; i++) {
       s = accepted(step(s, { type: "artifact", artifact: chunk("a", String(i)), append: true })).snapshot
       s = accepted(step(s, { type: "agentMessage", message: message("agent", `note ${i}`) })).snapshot
     }
-    const { machine } = lifecycleOf(s)
-    expect(Object.keys(machine.context).sort()).toEqual(["closed", "contextId", "id"])
-    expect(JSON.stringify(taskMachine.getPersistedSnapshot(machine))).toBe(before)
+    expect(s.lifecycle.context).toEqual({})
+    expect(JSON.stringify(taskMachine.getPersistedSnapshot(s.lifecycle))).toBe(before)
+    expect(before).not.toMatch(/task-1|ctx-1/)
     expect(taskOf(s).history).toHaveLength(201)
   })
 
-  it("continues an older snapshot stepped again on an actor of its own, leaving the newer line alone", () => {
+  it("continues an older snapshot stepped again from its own state, leaving the newer line alone", () => {
     const base = reach("working")
     const ended = accepted(step(base, events.complete)).snapshot
     const asked = accepted(step(base, events.requestInput)).snapshot
     expect(asked.state).toBe("input-required")
-    expect(lifecycleOf(asked).actor).not.toBe(lifecycleOf(base).actor)
-    expect(lifecycleOf(ended).actor.getSnapshot().value).toBe("completed")
+    expect(ended.lifecycle.value).toBe("completed")
+    expect(ended.lifecycle.status).toBe("done")
     expect(step(ended, events.status)).toMatchObject({ accepted: false, refusal: { reason: "terminal" } })
     expect(accepted(step(asked, events.resume)).snapshot.state).toBe("working")
   })
 
-  it("turns a fault in the chart into an exception from step, not one thrown later on a timer", () => {
-    const malformed = { type: "artifact" } as unknown as TaskEvent // no artifact: the chart's guard cannot read its id
-    expect(() => step(reach("working"), malformed)).toThrow(/closedArtifact/)
+  it("turns a malformed event into an exception from step, never an answer", () => {
+    const noArtifact = { type: "artifact" } as unknown as TaskEvent
+    expect(() => step(reach("working"), noArtifact)).toThrow(TypeError)
+    const noRole = { type: "resume", timestamp: T1, message: { ...message("user", "x"), role: "system" } } as unknown as TaskEvent
+    expect(() => step(reach("input-required"), noRole)).toThrow(/role/)
   })
 
   it("remembers closed artifacts on a branch taken before and after the close", () => {
@@ -328,14 +334,13 @@ describe("restore", () => {
     expect(step(again, events.complete).accepted).toBe(true)
   })
 
-  it.each([...live, ...terminal])("brings the task back to %s by the chart's own way there", (state) => {
+  it.each([...live, ...terminal])("brings the task back to %s, in the snapshot XState gave that state", (state) => {
     const stored = taskOf(reach(state))
     const again = restore(stored)!
     expect(again.state).toBe(state)
-    if (state !== "submitted") {
-      expect(lifecycleOf(again).machine.value).toBe(state)
-      expect(lifecycleOf(again).machine.status).toBe(isTerminal(state) ? "done" : "active")
-    }
+    expect(again.lifecycle).toBe(reach(state).lifecycle)
+    expect(again.lifecycle.value).toBe(state)
+    expect(again.lifecycle.status).toBe(isTerminal(state) ? "done" : "active")
     expect(taskOf(again)).toEqual(stored)
   })
 

@@ -1,53 +1,106 @@
-import { createActor, type Actor, type Snapshot, type SnapshotFrom } from "xstate"
+import type { SnapshotFrom } from "xstate"
 import type { Task } from "../schemas/index.ts"
-import { addChunk, artifactsFrom, emptyArtifacts, toArtifacts } from "./artifacts.ts"
+import { addChunk, artifactsFrom, emptyArtifacts, isClosed, toArtifacts } from "./artifacts.ts"
+import { compileChart, type ChartNode } from "./internal/compile-chart.ts"
 import { append, logFrom, toArray } from "./internal/append-log.ts"
+import { artifactKey, messageKey, plainKey, taskChartEvents } from "./task-chart-events.ts"
 import { taskMachine } from "./task-machine.ts"
 import {
-  isTerminal,
   type LifecycleState,
   type RefusalReason,
   type TaskData,
   type TaskEffect,
   type TaskEvent,
   type TaskInput,
-  type TaskMachineInput,
   type TaskStreamEvent,
   type TransitionRefused
 } from "./task-types.ts"
+import { artifactUpdate, isForeign, recordedMessage, statusUpdate, withIds } from "./task-updates.ts"
 
 export * from "./task-types.ts"
 export { taskMachine } from "./task-machine.ts"
+export { taskChartEvents } from "./task-chart-events.ts"
 
-/** A task's lifecycle actor (see {@link taskMachine}). */
-export type TaskActor = Actor<typeof taskMachine>
-
-/** A task's actor and the snapshot it reported after one step: the actor is still at that step while they match. */
-export interface TaskActorAt {
-  readonly actor: TaskActor
-  readonly machine: SnapshotFrom<typeof taskMachine>
-}
+/** XState's snapshot of the task chart in one state. */
+export type TaskMachineSnapshot = SnapshotFrom<typeof taskMachine>
 
 /**
- * A task between two events: the state its actor is in and the data the actor's effects built. It is a
- * value: it never changes, and stepping it again (an older snapshot, a branch) continues from its state.
+ * A task between two events: its lifecycle state and the data the chart's effects built. It is a value:
+ * it never changes, and stepping it again (an older snapshot, a branch) continues from its state.
  */
 export interface TaskSnapshot {
-  /** The lifecycle state, as the actor reports it (`submitted`, the machine's initial state, before any event). */
+  /** The lifecycle state (`submitted`, the chart's initial state, for a new task). */
   readonly state: LifecycleState
   /** What the task accumulated; read it as a wire Task with {@link taskOf}. */
   readonly data: TaskData
   /**
-   * The task's actor, shared by the snapshots of one line of events. It starts with the task's first
-   * event: a task answered with a message (the agent's reply) never needs one.
+   * XState's snapshot of the chart in `state`, as `initialTransition` or `transition` returned it. It
+   * holds nothing of this task, so every task in the same state shares it.
    */
-  readonly lifecycle: TaskActorAt | undefined
+  readonly lifecycle: TaskMachineSnapshot
 }
 
 /** The outcome of one event: accepted with the next snapshot and its stream events, or refused. */
 export type StepResult =
   | { readonly accepted: true; readonly snapshot: TaskSnapshot; readonly emitted: ReadonlyArray<TaskStreamEvent> }
   | { readonly accepted: false; readonly refusal: TransitionRefused }
+
+/** One state of the compiled chart, with each event's answer ready to apply. */
+interface Row {
+  readonly state: LifecycleState
+  readonly snapshot: TaskMachineSnapshot
+  /** By event key; none in a final state (XState closes it to every event). */
+  readonly answers: ReadonlyArray<Answer>
+}
+
+/** What an event does in a state: refused (and why), or the state it leads to and the effects to apply. */
+interface Answer {
+  readonly refused: RefusalReason | undefined
+  readonly to: Row
+  readonly effects: ReadonlyArray<TaskEffect>
+}
+
+/** The compiled chart: its initial row, and a row per state. */
+interface Table {
+  readonly initial: Row
+  readonly rows: ReadonlyMap<LifecycleState, Row>
+}
+
+/**
+ * The lifecycle chart compiled with XState's `initialTransition` and `transition` over its finite event
+ * space (see `task-machine.ts` for why). A refusal is recognised here, once per answer: the chart emits
+ * a single `refused` and stays where it was.
+ */
+const compile = (): Table => {
+  const chart = compileChart<TaskMachineSnapshot, TaskEffect>(taskMachine, taskChartEvents)
+  if (chart.initialEmitted.length !== 0) throw new Error("the task chart does something on start")
+  const made = new Map<ChartNode<TaskMachineSnapshot, TaskEffect>, { -readonly [K in keyof Row]: Row[K] }>()
+  for (const node of chart.nodes.values()) made.set(node, { state: node.snapshot.value, snapshot: node.snapshot, answers: [] })
+  for (const [node, row] of made) {
+    row.answers = node.cells.map((cell): Answer => {
+      const to = made.get(cell.to)!
+      const first = cell.emitted[0]
+      if (first?.type !== "refused") return { refused: undefined, to, effects: cell.emitted }
+      if (cell.emitted.length !== 1 || to !== row) throw new Error(`the task chart refuses with '${first.reason}' and does more`)
+      return { refused: first.reason, to, effects: cell.emitted }
+    })
+  }
+  const start: Row = made.get(chart.initial)!
+  if (start.state !== "submitted") throw new Error(`the task chart starts in '${start.state}', not 'submitted'`)
+  return { initial: start, rows: new Map([...made.values()].map((row) => [row.state, row])) }
+}
+
+let compiled: Table | undefined
+/** The table, compiled on first use (some 10 ms of CPU, once per process) rather than on import. */
+const table = (): Table => compiled ??= compile()
+
+const initial = (): Row => table().initial
+
+const rowOf = (state: LifecycleState): Row => {
+  const row = table().rows.get(state)
+  if (row === undefined) throw new Error(`the task chart never reaches '${state}'`)
+  return row
+}
 
 const explain = (from: LifecycleState, event: string, reason: RefusalReason): string => {
   switch (reason) {
@@ -64,55 +117,14 @@ const explain = (from: LifecycleState, event: string, reason: RefusalReason): st
 const refused = (from: LifecycleState, event: string, reason: RefusalReason): StepResult =>
   ({ accepted: false, refusal: { _tag: "TransitionRefused", from, event, reason, message: explain(from, event, reason) } })
 
-/** Effects the actor being sent to emits. `send` is synchronous, so one sink serves every actor. */
-let sink: Array<TaskEffect> = []
-const collect = (effect: TaskEffect) => {
-  sink.push(effect)
-}
-const ignore = () => {}
-
-/**
- * A started actor of the machine for a task with these ids (at `snapshot`, when given, as XState restores
- * persisted actors), its effects going to the sink.
- */
-const spawn = (ids: TaskMachineInput, snapshot?: Snapshot<unknown>): TaskActor => {
-  const input: TaskMachineInput = { id: ids.id, contextId: ids.contextId }
-  const actor = createActor(taskMachine, snapshot === undefined ? { input } : { input, snapshot })
-  actor.on("*", collect)
-  // With an error observer, a fault in the chart stays on the actor (and `send` throws it) instead of being
-  // rethrown by XState on a timer.
-  actor.subscribe({ error: ignore })
-  return actor.start()
-}
-
-/** Sends one event and returns what the actor emitted for it. */
-const send = (actor: TaskActor, event: TaskEvent): ReadonlyArray<TaskEffect> => {
-  sink = []
-  actor.send(event)
-  const effects = sink
-  const after = actor.getSnapshot()
-  if (after.status === "error") throw after.error
-  return effects
-}
-
-/**
- * The actor to step `snapshot` with: its own while the actor is still where `snapshot` left it (always, for
- * a host that keeps only its newest snapshot), else a new one restored from the machine snapshot it kept;
- * for a new task, its first actor.
- */
-const actorAt = (snapshot: TaskSnapshot): TaskActor => {
-  const at = snapshot.lifecycle
-  if (at === undefined) {
-    const actor = spawn(snapshot.data)
-    if (actor.getSnapshot().value !== snapshot.state) throw new Error(`the task machine does not start in '${snapshot.state}'`)
-    return actor
+/** The event's key in the chart's event space: its type and the facts the chart reads, from the task's data. */
+const keyOf = (data: TaskData, event: TaskEvent): number => {
+  switch (event.type) {
+    case "artifact": return artifactKey(isClosed(data.artifacts, event.artifact.artifactId), event.lastChunk === true)
+    case "resume":
+    case "agentMessage": return messageKey(event.type, event.message.role, isForeign(data, event.message))
+    default: return plainKey(event.type)
   }
-  return at.actor.getSnapshot() === at.machine ? at.actor : spawn(snapshot.data, taskMachine.getPersistedSnapshot(at.machine))
-}
-
-const snapshotOf = (actor: TaskActor, data: TaskData): TaskSnapshot => {
-  const machine = actor.getSnapshot()
-  return { state: machine.value, data, lifecycle: { actor, machine } }
 }
 
 /** The snapshot of a new task: `submitted`, with the first user message (carrying the task's ids) in its history. */
@@ -121,30 +133,18 @@ export const start = (input: TaskInput): TaskSnapshot => {
   const data: TaskData = {
     id,
     contextId,
-    status: { state: "submitted", timestamp: input.timestamp },
-    history: logFrom([{ ...input.message, taskId: id, contextId }]),
+    status: { state: initial().state, timestamp: input.timestamp },
+    history: logFrom([withIds(input.message, input)]),
     artifacts: emptyArtifacts(),
     metadata: input.metadata
   }
-  return { state: "submitted", data, lifecycle: undefined }
+  return { state: initial().state, data, lifecycle: initial().snapshot }
 }
 
-/** The status change that takes a new task into each state; {@link restore} replays it. */
-const entering = {
-  working: "status",
-  "input-required": "requestInput",
-  "auth-required": "requestAuth",
-  completed: "complete",
-  canceled: "cancel",
-  failed: "fail",
-  rejected: "reject"
-} as const satisfies Record<Exclude<LifecycleState, "submitted">, TaskEvent["type"]>
-
 /**
- * The snapshot of a stored Task, to continue it (e.g. in another process). Returns undefined for the
- * wire-only state `unknown`. The actor reaches the task's state by the chart's own way there (its
- * effects are dropped: the stored Task already holds them). Artifacts come back open: closing is not
- * recorded on the wire Task.
+ * The snapshot of a stored Task, to continue it (e.g. in another process): XState's snapshot of the
+ * chart in the task's state, as compiled. Returns undefined for the wire-only state `unknown`. Artifacts
+ * come back open: closing is not recorded on the wire Task.
  */
 export const restore = (task: Task): TaskSnapshot | undefined => {
   const state = task.status.state
@@ -157,50 +157,49 @@ export const restore = (task: Task): TaskSnapshot | undefined => {
     artifacts: artifactsFrom(task.artifacts ?? []),
     metadata: task.metadata
   }
-  if (state === "submitted") return { state, data, lifecycle: undefined }
-  const actor = spawn(data)
-  send(actor, { type: entering[state], timestamp: task.status.timestamp ?? "" })
-  const restored = snapshotOf(actor, data)
-  if (restored.state !== state) throw new Error(`the task machine does not reach '${state}' by '${entering[state]}'`)
-  return restored
+  return { state, data, lifecycle: rowOf(state).snapshot }
 }
 
 /**
- * Applies one event: the task's actor decides, the effects it emits update the data. `snapshot` is left as
- * it was. On refusal the host keeps its snapshot and maps the refusal to a protocol error (e.g. `terminal`
- * on cancel is -32002).
+ * Applies one event: the compiled chart decides, the host builds the stream events from the event's
+ * payload and folds them into the data. `snapshot` is left as it was. On refusal the host keeps its
+ * snapshot and maps the refusal to a protocol error (e.g. `terminal` on cancel is -32002).
  *
  * @example
  * const r = step(snapshot, { type: "complete", timestamp: new Date().toISOString() })
  * if (r.accepted) { snapshot = r.snapshot; for (const e of r.emitted) log.append(e) }
  */
 export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
-  // XState closes a machine in a final state to every event; we answer that with a refusal.
-  if (isTerminal(snapshot.state)) return refused(snapshot.state, event.type, "terminal")
-  const actor = actorAt(snapshot)
-  const effects = send(actor, event)
-  const first = effects[0]
-  if (first?.type === "refused") return refused(snapshot.state, event.type, first.reason)
+  const row = rowOf(snapshot.state)
+  // XState closes a chart in a final state to every event; we answer that with a refusal.
+  if (row.answers.length === 0) return refused(snapshot.state, event.type, "terminal")
+  const answer = row.answers[keyOf(snapshot.data, event)]!
+  if (answer.refused !== undefined) return refused(snapshot.state, event.type, answer.refused)
   const emitted: Array<TaskStreamEvent> = []
   let data = snapshot.data
-  for (const effect of effects) data = apply(data, effect, emitted)
-  return { accepted: true, snapshot: snapshotOf(actor, data), emitted }
+  for (const effect of answer.effects) data = apply(data, event, effect, emitted)
+  return { accepted: true, snapshot: { state: answer.to.state, data, lifecycle: answer.to.snapshot }, emitted }
 }
 
-/** One effect on the data; the stream events it makes go to `emitted`. */
-const apply = (data: TaskData, effect: TaskEffect, emitted: Array<TaskStreamEvent>): TaskData => {
+/** One effect of `event` on the data; the stream events it makes go to `emitted`. */
+const apply = (data: TaskData, event: TaskEvent, effect: TaskEffect, emitted: Array<TaskStreamEvent>): TaskData => {
   switch (effect.type) {
     case "status": {
-      const status = effect.update.status
-      emitted.push(effect.update)
+      const update = statusUpdate(data, event, effect.state)
+      const status = update.status
+      emitted.push(update)
       return withData(data, status, status.message === undefined ? data.history : append(data.history, status.message), data.artifacts)
     }
-    case "artifact":
-      emitted.push(effect.update)
-      return withData(data, data.status, data.history, addChunk(data.artifacts, effect.update))
-    case "message":
-      if (effect.streamed) emitted.push(effect.message)
-      return withData(data, data.status, append(data.history, effect.message), data.artifacts)
+    case "artifact": {
+      const update = artifactUpdate(data, event)
+      emitted.push(update)
+      return withData(data, data.status, data.history, addChunk(data.artifacts, update, effect.close))
+    }
+    case "message": {
+      const message = recordedMessage(data, event)
+      if (effect.streamed) emitted.push(message)
+      return withData(data, data.status, append(data.history, message), data.artifacts)
+    }
     case "refused":
       return data
   }
