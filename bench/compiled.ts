@@ -27,7 +27,7 @@ export const runCompiled = (script: string): void => {
   // One bundle per run (another checkout sharing node_modules may be running the same script), removed after.
   const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.ts$/, `-${process.pid}.mjs`)
   const out = `${root}node_modules/.cache/a2a-actors-bench/${name}`
-  buildSync({ entryPoints: [path], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" })
+  buildSync({ entryPoints: [path], outfile: out, bundle: true, platform: "node", format: "esm", target: "node24", packages: "external", logLevel: "error" })
   const run = spawnSync(process.execPath, [out, ...process.argv.slice(2), marker], {
     stdio: "inherit",
     env: { ...process.env, A2A_BENCH_ROOT: root }

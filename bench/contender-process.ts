@@ -29,6 +29,8 @@ const root = fileURLToPath(new URL("../", import.meta.url))
 const bin = (name: string) => `${root}node_modules/.bin/${name}`
 const file = (name: string) => `${root}bench/contenders/${name}`
 const nodeArgs = ["--expose-gc"]
+/** Deno's `request.signal` aborts only when the client goes away, not after every response (no legacy warning). */
+const denoRunFlags = ["--unstable-no-legacy-abort"]
 const bundles = `${root}node_modules/.cache/a2a-actors-bench/`
 const built = new Set<string>()
 
@@ -40,7 +42,7 @@ const built = new Set<string>()
 const nodeBundle = (name: string): string => {
   const out = `${bundles}${name.replace(/\.ts$/, ".mjs")}`
   if (!built.has(name)) {
-    buildSync({ entryPoints: [file(name)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" })
+    buildSync({ entryPoints: [file(name)], outfile: out, bundle: true, platform: "node", format: "esm", target: "node24", packages: "external", logLevel: "error" })
     built.add(name)
   }
   return out
@@ -70,7 +72,7 @@ export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpe
       contender: "a2a-actors",
       runtime: "deno",
       command: bin("deno"),
-      args: ["run", "-A", "--v8-flags=--expose-gc", file("a2a-actors-deno.ts"), ...ttl]
+      args: ["run", ...denoRunFlags, "-A", "--v8-flags=--expose-gc", file("a2a-actors-deno.ts"), ...ttl]
     },
     { contender: "a2a-js", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-js.ts")] },
     { contender: "raw-node", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("raw-node.ts"), "--batch", "1", ...drop] },

@@ -22,6 +22,14 @@ export interface HostedServer {
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
+/**
+ * Flags for every `deno run` of a server: `Deno.serve` by default aborts `request.signal` even after a
+ * successful response (its legacy behaviour, announced by a warning on each start), and the Effect Web
+ * handler listens to that signal; this opts in to the behaviour Deno is moving to, where it aborts only
+ * when the client goes away.
+ */
+export const denoRunFlags = ["--unstable-no-legacy-abort"] as const
+
 const command = (host: Host): [string, Array<string>] => {
   switch (host) {
     case "node":
@@ -30,7 +38,7 @@ const command = (host: Host): [string, Array<string>] => {
     case "bun":
       return [`${root}node_modules/bun/bin/bun.exe`, ["examples/bun-server.ts"]]
     case "deno":
-      return [`${root}node_modules/deno/deno`, ["run", "--allow-net", "--allow-env", "--allow-read", "examples/deno-server.ts"]]
+      return [`${root}node_modules/deno/deno`, ["run", ...denoRunFlags, "--allow-net", "--allow-env", "--allow-read", "examples/deno-server.ts"]]
   }
 }
 

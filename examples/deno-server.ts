@@ -1,6 +1,8 @@
 /**
- * Embedding in Deno: `npx deno run --allow-net --allow-env examples/deno-server.ts` (PORT, HOST,
- * AGENT=demo|conformance, PUSH_ALLOW and REQUEST_TIMEOUT_MS from the environment).
+ * Embedding in Deno: `npx deno run --unstable-no-legacy-abort --allow-net --allow-env examples/deno-server.ts`
+ * (PORT, HOST, AGENT=demo|conformance, PUSH_ALLOW and REQUEST_TIMEOUT_MS from the environment).
+ * `--unstable-no-legacy-abort` makes `request.signal` abort only when a client goes away; without it
+ * Deno aborts it after every response too and warns once at start, which is harmless.
  */
 import { denoDnsResolver, serveDeno } from "../src/adapters/deno.ts"
 import { A2AServer } from "../src/server/a2a-server.ts"

@@ -1,16 +1,17 @@
-// examples/effect-router.ts — the A2A routes inside an app that already runs an @effect/platform router.
+// examples/effect-router.ts — the A2A routes inside an app that already runs an Effect HTTP router.
 import { createServer } from "node:http"
-import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Layer } from "effect"
 import { A2AServer } from "../src/index.ts"
 import { demoAgent } from "./agents/demo.ts"
 
-const health = HttpLayerRouter.add("GET", "/health", HttpServerResponse.text("ok"))
+const health = HttpRouter.add("GET", "/health", HttpServerResponse.text("ok"))
 const app = Layer.mergeAll(A2AServer.layer(demoAgent), health)
 
 const port = Number(process.env["PORT"] ?? 0)
-HttpLayerRouter.serve(app).pipe(
+HttpRouter.serve(app).pipe(
   Layer.provide(NodeHttpServer.layer(() => {
     const server = createServer()
     server.once("listening", () => {

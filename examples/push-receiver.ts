@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import type { Task } from "../schemas/index.ts"
 import { makePushVerifier } from "../src/push/verifier.ts"
 
@@ -74,17 +74,17 @@ export const startReceiver = async (options: ReceiverOptions): Promise<Receiver>
       const value = req.headers[name]
       return Array.isArray(value) ? value[0] : value
     }
-    const result = await Effect.runPromise(Effect.either(verify!({
+    const result = await Effect.runPromise(Effect.result(verify!({
       authorization: header("authorization"),
       token: header("x-a2a-notification-token"),
       body
     })))
-    if (Either.isLeft(result)) {
-      res.writeHead(result.left.reason === "bad-body" ? 400 : 401, { "content-type": "text/plain" })
-      return void res.end(`${result.left.reason}\n`)
+    if (Result.isFailure(result)) {
+      res.writeHead(result.failure.reason === "bad-body" ? 400 : 401, { "content-type": "text/plain" })
+      return void res.end(`${result.failure.reason}\n`)
     }
-    received.push(result.right.task)
-    onTask(result.right.task)
+    received.push(result.success.task)
+    onTask(result.success.task)
     res.writeHead(204).end()
   })
 

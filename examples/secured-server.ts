@@ -20,7 +20,7 @@
 import { randomBytes } from "node:crypto"
 import { readFile, open } from "node:fs/promises"
 import { resolve } from "node:path"
-import { HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Effect } from "effect"
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose"
 import { nodeDnsResolver, serveNode, type NodeServable } from "../src/adapters/node.ts"
@@ -110,7 +110,7 @@ const servable: NodeServable = {
       ? Promise.resolve(new Response(JSON.stringify(jwks), { headers: { "content-type": "application/json", ...jwksHeaders } }))
       : server.handler(request),
   app: Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    isJwksRequest(request.method, request.url) ? Effect.succeed(HttpServerResponse.unsafeJson(jwks, { headers: jwksHeaders })) : server.app) as HttpApp.Default,
+    isJwksRequest(request.method, request.url) ? Effect.succeed(HttpServerResponse.jsonUnsafe(jwks, { headers: jwksHeaders })) : server.app),
   dispose: server.dispose
 }
 

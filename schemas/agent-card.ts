@@ -3,7 +3,7 @@ import { JsonObject, optional, StringRecord } from "./internal/common.ts"
 import { SecurityScheme } from "./security-schemes.ts"
 
 /** The transports an agent interface may declare. Interface fields stay plain strings, as upstream. */
-export const TransportProtocol = Schema.Literal("JSONRPC", "GRPC", "HTTP+JSON").annotations({
+export const TransportProtocol = Schema.Literals(["JSONRPC", "GRPC", "HTTP+JSON"]).annotate({
   identifier: "TransportProtocol"
 })
 /** @see TransportProtocol */
@@ -15,7 +15,7 @@ export const AgentExtension = Schema.Struct({
   description: optional(Schema.String),
   required: optional(Schema.Boolean),
   params: optional(JsonObject)
-}).annotations({ identifier: "AgentExtension" })
+}).annotate({ identifier: "AgentExtension" })
 /** @see AgentExtension */
 export type AgentExtension = Schema.Schema.Type<typeof AgentExtension>
 
@@ -25,7 +25,7 @@ export const AgentCapabilities = Schema.Struct({
   pushNotifications: optional(Schema.Boolean),
   stateTransitionHistory: optional(Schema.Boolean),
   extensions: optional(Schema.Array(AgentExtension))
-}).annotations({ identifier: "AgentCapabilities" })
+}).annotate({ identifier: "AgentCapabilities" })
 /** @see AgentCapabilities */
 export type AgentCapabilities = Schema.Schema.Type<typeof AgentCapabilities>
 
@@ -33,7 +33,7 @@ export type AgentCapabilities = Schema.Schema.Type<typeof AgentCapabilities>
 export const AgentInterface = Schema.Struct({
   url: Schema.String,
   transport: Schema.String
-}).annotations({ identifier: "AgentInterface" })
+}).annotate({ identifier: "AgentInterface" })
 /** @see AgentInterface */
 export type AgentInterface = Schema.Schema.Type<typeof AgentInterface>
 
@@ -41,7 +41,7 @@ export type AgentInterface = Schema.Schema.Type<typeof AgentInterface>
 export const AgentProvider = Schema.Struct({
   organization: Schema.String,
   url: Schema.String
-}).annotations({ identifier: "AgentProvider" })
+}).annotate({ identifier: "AgentProvider" })
 /** @see AgentProvider */
 export type AgentProvider = Schema.Schema.Type<typeof AgentProvider>
 
@@ -58,7 +58,7 @@ export const AgentSkill = Schema.Struct({
   inputModes: optional(Schema.Array(Schema.String)),
   outputModes: optional(Schema.Array(Schema.String)),
   security: optional(Schema.Array(SecurityRequirement))
-}).annotations({ identifier: "AgentSkill" })
+}).annotate({ identifier: "AgentSkill" })
 /** @see AgentSkill */
 export type AgentSkill = Schema.Schema.Type<typeof AgentSkill>
 
@@ -67,7 +67,7 @@ export const AgentCardSignature = Schema.Struct({
   protected: Schema.String,
   signature: Schema.String,
   header: optional(JsonObject)
-}).annotations({ identifier: "AgentCardSignature" })
+}).annotate({ identifier: "AgentCardSignature" })
 /** @see AgentCardSignature */
 export type AgentCardSignature = Schema.Schema.Type<typeof AgentCardSignature>
 
@@ -95,6 +95,6 @@ export const AgentCard = Schema.Struct({
   skills: Schema.Array(AgentSkill),
   supportsAuthenticatedExtendedCard: optional(Schema.Boolean),
   signatures: optional(Schema.Array(AgentCardSignature))
-}).annotations({ identifier: "AgentCard" })
+}).annotate({ identifier: "AgentCard" })
 /** @see AgentCard */
 export type AgentCard = Schema.Schema.Type<typeof AgentCard>

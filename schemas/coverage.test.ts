@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { Option, Schema, SchemaAST } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import * as schemas from "./index.ts"
 
@@ -30,8 +30,8 @@ describe.skipIf(!present)(
     })
 
     it.each(definitions.filter((name) => !exclusions.has(name)))("%s names itself in decode errors", (name) => {
-      const schema = exported[name] as Schema.Schema.Any
-      expect(Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(schema.ast))).toBe(name)
+      const schema = exported[name] as Schema.Top
+      expect(SchemaAST.resolveIdentifier(schema.ast)).toBe(name)
     })
   }
 )

@@ -146,6 +146,12 @@ describe("decodeRequest: params errors are InvalidParams (-32602)", () => {
     expect(f.error.message).toContain("message.parts[1]")
   })
 
+  it("says a forbidden field must be absent", () => {
+    const file = { kind: "file", file: { bytes: "aGk=", uri: "https://h.example/f" } }
+    const f = failure(send({ params: { message: { ...message, parts: [file] } } }))
+    expect(f.error.message).toContain("at message.parts[0].file.uri: Expected absent")
+  })
+
   it("refuses missing params, params of the wrong type and coercible values", () => {
     const cases: Array<Record<string, unknown>> = [
       { params: undefined },

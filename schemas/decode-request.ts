@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema, SchemaIssue } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
 import type { ResponseId } from "./jsonrpc.ts"
 import { type JsonTextOptions, readJsonText } from "./json-text.ts"
@@ -47,14 +47,14 @@ export interface DecodeRequestOptions {
   readonly extensionMethods?: ReadonlySet<string> | ((method: string) => boolean)
 }
 
-type ParamsDecoder = (params: unknown) => Either.Either<unknown, ParseResult.ParseError>
+type ParamsDecoder = (params: unknown) => Result.Result<unknown, Schema.SchemaError>
 
 // Built once at module load: the classifier runs on every request, and a Map avoids inherited keys such as
 // "constructor" or "__proto__" resolving to something.
 const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
   (Object.keys(methods) as Array<MethodName>).map((name) => [
     name,
-    Schema.decodeUnknownEither(methods[name].params as Schema.Schema<unknown, unknown, never>)
+    Schema.decodeUnknownResult(methods[name].params as Schema.Codec<unknown, unknown>)
   ])
 )
 
@@ -62,7 +62,7 @@ const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
 // decoded as whichever of `undefined` and `{}` the method's schema accepts.
 const absentParams: ReadonlyMap<string, undefined | {}> = new Map(
   [...decoders].flatMap(([name, decode]): Array<[string, undefined | {}]> =>
-    Either.isRight(decode(undefined)) ? [[name, undefined]] : Either.isRight(decode({})) ? [[name, {}]] : []
+    Result.isSuccess(decode(undefined)) ? [[name, undefined]] : Result.isSuccess(decode({})) ? [[name, {}]] : []
   )
 )
 
@@ -81,29 +81,38 @@ const member = (o: Record<string, unknown>, key: string): unknown => (Object.has
 const readId = (u: unknown): { readonly ok: true; readonly id: ResponseId } | { readonly ok: false } =>
   u === null || typeof u === "string" || Number.isSafeInteger(u) ? { ok: true, id: u as ResponseId } : { ok: false }
 
-const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  clip(
+type PathSegment = PropertyKey | { readonly key: PropertyKey }
+
+const formatPath = (path: ReadonlyArray<PathSegment> | undefined): string =>
+  path === undefined ? "" : clip(
     path
-      .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`))
+      .map((segment, i) => {
+        const key = typeof segment === "object" ? segment.key : segment
+        return typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${clip(String(key), 40)}`
+      })
       .join("")
   )
+
+// Built once: the formatter is stateless. Decoding does not keep rejected input (`reportInput` is off), so
+// the messages name what was expected and never quote the request.
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
  * A short, human-readable account of why params failed: the first few failing paths with what was expected
  * there. Values from the request are clipped so a huge or hostile input is never echoed back in full.
  */
-export const describeParamsError = (error: ParseResult.ParseError): {
+export const describeParamsError = (error: Schema.SchemaError): {
   readonly message: string
   readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
 } => {
   let issues: Array<{ readonly path: string; readonly message: string }>
   try {
-    issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+    issues = formatIssues(error.issue).issues
       .slice(0, MAX_ISSUES)
       .map((issue) => ({ path: formatPath(issue.path), message: clip(issue.message) }))
   } catch {
-    // Effect renders the offending value recursively: a few thousand levels of nesting overflow the stack.
-    // A hostile body must still get its -32602, just without the rendering.
+    // The formatter walks the issue tree recursively: however unlikely, a tree deep enough to overflow the
+    // stack must still get its -32602, just without the rendering.
     return { message: "Invalid params: the params do not match the method's schema", issues: [] }
   }
   const text = issues.map((i) => (i.path === "" ? i.message : `at ${i.path}: ${i.message}`)).join("; ")
@@ -173,11 +182,11 @@ export function decodeRequest(
     return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }))
   }
   const decoded = decode(params === undefined ? absentParams.get(method) : params)
-  if (Either.isLeft(decoded)) {
-    const { issues, message } = describeParamsError(decoded.left)
+  if (Result.isFailure(decoded)) {
+    const { issues, message } = describeParamsError(decoded.failure)
     return fail(id, new InvalidParams({ message, data: { issues } }))
   }
-  return { _tag: "Request", id, method, params: decoded.right, notification } as DecodedRequest
+  return { _tag: "Request", id, method, params: decoded.success, notification } as DecodedRequest
 }
 
 /** A body that parsed as JSON. */

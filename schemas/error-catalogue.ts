@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { JsonUnknown, optional } from "./internal/common.ts"
 import type { JSONRPCError } from "./wire-errors.ts"
 
@@ -10,7 +10,10 @@ import type { JSONRPCError } from "./wire-errors.ts"
  */
 
 const fields = <const M extends string>(defaultMessage: M) => ({
-  message: Schema.optionalWith(Schema.String, { default: () => defaultMessage }),
+  message: Schema.String.pipe(
+    Schema.withConstructorDefault(Effect.succeed(defaultMessage)),
+    Schema.withDecodingDefaultTypeKey(Effect.succeed(defaultMessage))
+  ),
   data: optional(JsonUnknown)
 })
 

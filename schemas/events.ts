@@ -11,7 +11,7 @@ export const TaskStatusUpdateEvent = Schema.Struct({
   status: TaskStatus,
   final: Schema.Boolean,
   ...metadataField
-}).annotations({ identifier: "TaskStatusUpdateEvent" })
+}).annotate({ identifier: "TaskStatusUpdateEvent" })
 /** @see TaskStatusUpdateEvent */
 export type TaskStatusUpdateEvent = Schema.Schema.Type<typeof TaskStatusUpdateEvent>
 
@@ -24,18 +24,18 @@ export const TaskArtifactUpdateEvent = Schema.Struct({
   append: optional(Schema.Boolean),
   lastChunk: optional(Schema.Boolean),
   ...metadataField
-}).annotations({ identifier: "TaskArtifactUpdateEvent" })
+}).annotate({ identifier: "TaskArtifactUpdateEvent" })
 /** @see TaskArtifactUpdateEvent */
 export type TaskArtifactUpdateEvent = Schema.Schema.Type<typeof TaskArtifactUpdateEvent>
 
 /** One event of `message/stream` or `tasks/resubscribe` (not an upstream definition name). */
-export const StreamResult = Schema.Union(Task, Message, TaskStatusUpdateEvent, TaskArtifactUpdateEvent).annotations({
+export const StreamResult = Schema.Union([Task, Message, TaskStatusUpdateEvent, TaskArtifactUpdateEvent]).annotate({
   identifier: "StreamResult"
 })
 /** @see StreamResult */
 export type StreamResult = Schema.Schema.Type<typeof StreamResult>
 
 /** The result of `message/send`: a Task, or a direct Message (not an upstream definition name). */
-export const SendMessageResult = Schema.Union(Task, Message).annotations({ identifier: "SendMessageResult" })
+export const SendMessageResult = Schema.Union([Task, Message]).annotate({ identifier: "SendMessageResult" })
 /** @see SendMessageResult */
 export type SendMessageResult = Schema.Schema.Type<typeof SendMessageResult>

@@ -3,15 +3,15 @@ import { JsonObject, JsonUnknown, optional } from "./internal/common.ts"
 import { A2AError, JSONRPCError } from "./wire-errors.ts"
 
 /** The `jsonrpc` member: always "2.0". */
-export const JSONRPCVersion = Schema.Literal("2.0").annotations({ identifier: "JSONRPCVersion" })
+export const JSONRPCVersion = Schema.Literal("2.0").annotate({ identifier: "JSONRPCVersion" })
 
 /** The id of a method request: a string or an integer (not upstream-named). */
-export const RequestId = Schema.Union(Schema.String, Schema.Int).annotations({ identifier: "RequestId" })
+export const RequestId = Schema.Union([Schema.String, Schema.Int]).annotate({ identifier: "RequestId" })
 /** @see RequestId */
 export type RequestId = Schema.Schema.Type<typeof RequestId>
 
 /** The id of a response: the request's id, or null when it could not be read (not upstream-named). */
-export const ResponseId = Schema.Union(Schema.String, Schema.Int, Schema.Null).annotations({ identifier: "ResponseId" })
+export const ResponseId = Schema.Union([Schema.String, Schema.Int, Schema.Null]).annotate({ identifier: "ResponseId" })
 /** @see ResponseId */
 export type ResponseId = Schema.Schema.Type<typeof ResponseId>
 
@@ -19,7 +19,7 @@ export type ResponseId = Schema.Schema.Type<typeof ResponseId>
 export const JSONRPCMessage = Schema.Struct({
   jsonrpc: JSONRPCVersion,
   id: optional(ResponseId)
-}).annotations({ identifier: "JSONRPCMessage" })
+}).annotate({ identifier: "JSONRPCMessage" })
 /** @see JSONRPCMessage */
 export type JSONRPCMessage = Schema.Schema.Type<typeof JSONRPCMessage>
 
@@ -32,7 +32,7 @@ export const JSONRPCRequest = Schema.Struct({
   id: optional(ResponseId),
   method: Schema.String,
   params: optional(JsonObject)
-}).annotations({ identifier: "JSONRPCRequest" })
+}).annotate({ identifier: "JSONRPCRequest" })
 /** @see JSONRPCRequest */
 export type JSONRPCRequest = Schema.Schema.Type<typeof JSONRPCRequest>
 
@@ -41,7 +41,7 @@ export const JSONRPCSuccessResponse = Schema.Struct({
   jsonrpc: JSONRPCVersion,
   id: ResponseId,
   result: JsonUnknown
-}).annotations({ identifier: "JSONRPCSuccessResponse" })
+}).annotate({ identifier: "JSONRPCSuccessResponse" })
 /** @see JSONRPCSuccessResponse */
 export type JSONRPCSuccessResponse = Schema.Schema.Type<typeof JSONRPCSuccessResponse>
 
@@ -49,7 +49,7 @@ export type JSONRPCSuccessResponse = Schema.Schema.Type<typeof JSONRPCSuccessRes
 export const JSONRPCErrorResponse = Schema.Struct({
   jsonrpc: JSONRPCVersion,
   id: ResponseId,
-  error: Schema.Union(A2AError, JSONRPCError)
-}).annotations({ identifier: "JSONRPCErrorResponse" })
+  error: Schema.Union([A2AError, JSONRPCError])
+}).annotate({ identifier: "JSONRPCErrorResponse" })
 /** @see JSONRPCErrorResponse */
 export type JSONRPCErrorResponse = Schema.Schema.Type<typeof JSONRPCErrorResponse>

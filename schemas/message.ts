@@ -10,13 +10,13 @@ import { Part } from "./parts.ts"
 export const Message = Schema.Struct({
   kind: Schema.Literal("message"),
   messageId: Identifier,
-  role: Schema.Literal("agent", "user"),
-  parts: Schema.Array(Part).pipe(Schema.minItems(1)),
+  role: Schema.Literals(["agent", "user"]),
+  parts: Schema.Array(Part).check(Schema.isMinLength(1)),
   taskId: optional(Identifier),
   contextId: optional(Identifier),
   referenceTaskIds: optional(Schema.Array(Identifier)),
   extensions: optional(Schema.Array(Schema.String)),
   ...metadataField
-}).annotations({ identifier: "Message" })
+}).annotate({ identifier: "Message" })
 /** @see Message */
 export type Message = Schema.Schema.Type<typeof Message>

@@ -1,4 +1,4 @@
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { isMethodName, methods } from "./methods.ts"
 import { A2ARequest, GetTaskPushNotificationConfigRequest } from "./requests.ts"
@@ -27,11 +27,11 @@ describe("method table", () => {
   })
 
   it("accepts absent or object params for the extended card, nothing else", () => {
-    const decode = Schema.decodeUnknownEither(methods["agent/getAuthenticatedExtendedCard"].params)
-    expect(Either.isRight(decode(undefined))).toBe(true)
-    expect(Either.isRight(decode({}))).toBe(true)
-    expect(Either.isLeft(decode([]))).toBe(true)
-    expect(Either.isLeft(decode("x"))).toBe(true)
+    const decode = Schema.decodeUnknownResult(methods["agent/getAuthenticatedExtendedCard"].params)
+    expect(Result.isSuccess(decode(undefined))).toBe(true)
+    expect(Result.isSuccess(decode({}))).toBe(true)
+    expect(Result.isFailure(decode([]))).toBe(true)
+    expect(Result.isFailure(decode("x"))).toBe(true)
   })
 
   it("keeps pushNotificationConfigId for push-config get, and accepts plain TaskIdParams", () => {
@@ -49,10 +49,10 @@ describe("method table", () => {
   it("decodes an A2A request by its method, with a string or integer id only", () => {
     const request = { jsonrpc: "2.0", id: "r1", method: "tasks/get", params: { id: "t1" } }
     expect(Schema.decodeUnknownSync(A2ARequest)(request)).toEqual(request)
-    expect(Either.isRight(Schema.decodeUnknownEither(A2ARequest)({ ...request, id: 7 }))).toBe(true)
-    expect(Either.isLeft(Schema.decodeUnknownEither(A2ARequest)({ ...request, id: 1.5 }))).toBe(true)
-    expect(Either.isLeft(Schema.decodeUnknownEither(A2ARequest)({ ...request, id: null }))).toBe(true)
-    expect(Either.isLeft(Schema.decodeUnknownEither(A2ARequest)({ ...request, jsonrpc: "1.0" }))).toBe(true)
-    expect(Either.isLeft(Schema.decodeUnknownEither(A2ARequest)({ ...request, method: "tasks/unknown" }))).toBe(true)
+    expect(Result.isSuccess(Schema.decodeUnknownResult(A2ARequest)({ ...request, id: 7 }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(A2ARequest)({ ...request, id: 1.5 }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(A2ARequest)({ ...request, id: null }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(A2ARequest)({ ...request, jsonrpc: "1.0" }))).toBe(true)
+    expect(Result.isFailure(Schema.decodeUnknownResult(A2ARequest)({ ...request, method: "tasks/unknown" }))).toBe(true)
   })
 })

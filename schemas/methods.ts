@@ -15,8 +15,8 @@ export { StreamResult } from "./events.ts"
 
 /** What the table knows of one method: how to decode its params and result, and whether it streams. */
 export interface MethodSpec {
-  readonly params: Schema.Schema<any, any, never>
-  readonly result: Schema.Schema<any, any, never>
+  readonly params: Schema.Codec<any, any>
+  readonly result: Schema.Codec<any, any>
   /** True when the result travels as an SSE stream of `result` events. */
   readonly streaming: boolean
 }
@@ -31,7 +31,7 @@ export interface MethodSpec {
  *
  * @example
  * const spec = methods["tasks/get"]
- * const params = Schema.decodeUnknownEither(spec.params)(raw)
+ * const params = Schema.decodeUnknownResult(spec.params)(raw)
  */
 export const methods = {
   "message/send": { params: MessageSendParams, result: SendMessageResult, streaming: false },

@@ -7,7 +7,7 @@ import { PushNotificationConfig } from "./push.ts"
  * How many history messages to return: absent or 0 means all, n > 0 the last n. Negative or fractional
  * values are invalid params (CONFORMANCE.md); upstream only says "integer" (stricter than upstream).
  */
-export const HistoryLength = Schema.NonNegativeInt.annotations({ identifier: "HistoryLength" })
+export const HistoryLength = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ identifier: "HistoryLength" })
 
 /** Options of `message/send` and `message/stream`. `blocking` defaults to true (applied by the runtime). */
 export const MessageSendConfiguration = Schema.Struct({
@@ -15,7 +15,7 @@ export const MessageSendConfiguration = Schema.Struct({
   historyLength: optional(HistoryLength),
   pushNotificationConfig: optional(PushNotificationConfig),
   blocking: optional(Schema.Boolean)
-}).annotations({ identifier: "MessageSendConfiguration" })
+}).annotate({ identifier: "MessageSendConfiguration" })
 /** @see MessageSendConfiguration */
 export type MessageSendConfiguration = Schema.Schema.Type<typeof MessageSendConfiguration>
 
@@ -24,7 +24,7 @@ export const MessageSendParams = Schema.Struct({
   message: Message,
   configuration: optional(MessageSendConfiguration),
   ...metadataField
-}).annotations({ identifier: "MessageSendParams" })
+}).annotate({ identifier: "MessageSendParams" })
 /** @see MessageSendParams */
 export type MessageSendParams = Schema.Schema.Type<typeof MessageSendParams>
 
@@ -33,7 +33,7 @@ export const TaskQueryParams = Schema.Struct({
   id: Identifier,
   historyLength: optional(HistoryLength),
   ...metadataField
-}).annotations({ identifier: "TaskQueryParams" })
+}).annotate({ identifier: "TaskQueryParams" })
 /** @see TaskQueryParams */
 export type TaskQueryParams = Schema.Schema.Type<typeof TaskQueryParams>
 
@@ -41,6 +41,6 @@ export type TaskQueryParams = Schema.Schema.Type<typeof TaskQueryParams>
 export const TaskIdParams = Schema.Struct({
   id: Identifier,
   ...metadataField
-}).annotations({ identifier: "TaskIdParams" })
+}).annotate({ identifier: "TaskIdParams" })
 /** @see TaskIdParams */
 export type TaskIdParams = Schema.Schema.Type<typeof TaskIdParams>

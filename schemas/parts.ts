@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { exclusive, JsonObject, metadataField, optional } from "./internal/common.ts"
 
 /** Fields every part carries. */
-export const PartBase = Schema.Struct({ ...metadataField }).annotations({ identifier: "PartBase" })
+export const PartBase = Schema.Struct({ ...metadataField }).annotate({ identifier: "PartBase" })
 /** @see PartBase */
 export type PartBase = Schema.Schema.Type<typeof PartBase>
 
@@ -11,7 +11,7 @@ export const TextPart = Schema.Struct({
   kind: Schema.Literal("text"),
   text: Schema.String,
   ...metadataField
-}).annotations({ identifier: "TextPart" })
+}).annotate({ identifier: "TextPart" })
 /** @see TextPart */
 export type TextPart = Schema.Schema.Type<typeof TextPart>
 
@@ -19,7 +19,7 @@ export type TextPart = Schema.Schema.Type<typeof TextPart>
 export const FileBase = Schema.Struct({
   mimeType: optional(Schema.String),
   name: optional(Schema.String)
-}).annotations({ identifier: "FileBase" })
+}).annotate({ identifier: "FileBase" })
 /** @see FileBase */
 export type FileBase = Schema.Schema.Type<typeof FileBase>
 
@@ -27,14 +27,14 @@ export type FileBase = Schema.Schema.Type<typeof FileBase>
  * File content inline, base64-encoded. `uri` must be absent: the upstream types make bytes and uri exclusive,
  * the upstream JSON Schema does not (our schema is stricter there).
  */
-export const FileWithBytes = exclusive({ ...FileBase.fields, bytes: Schema.String }, ["uri"]).annotations({
+export const FileWithBytes = exclusive({ ...FileBase.fields, bytes: Schema.String }, ["uri"]).annotate({
   identifier: "FileWithBytes"
 })
 /** @see FileWithBytes */
 export type FileWithBytes = Schema.Schema.Type<typeof FileWithBytes>
 
 /** File content by reference. `bytes` must be absent (see FileWithBytes). */
-export const FileWithUri = exclusive({ ...FileBase.fields, uri: Schema.String }, ["bytes"]).annotations({
+export const FileWithUri = exclusive({ ...FileBase.fields, uri: Schema.String }, ["bytes"]).annotate({
   identifier: "FileWithUri"
 })
 /** @see FileWithUri */
@@ -43,9 +43,9 @@ export type FileWithUri = Schema.Schema.Type<typeof FileWithUri>
 /** A file, inline or by URI: exactly one of `bytes` and `uri`. */
 export const FilePart = Schema.Struct({
   kind: Schema.Literal("file"),
-  file: Schema.Union(FileWithBytes, FileWithUri),
+  file: Schema.Union([FileWithBytes, FileWithUri]),
   ...metadataField
-}).annotations({ identifier: "FilePart" })
+}).annotate({ identifier: "FilePart" })
 /** @see FilePart */
 export type FilePart = Schema.Schema.Type<typeof FilePart>
 
@@ -54,7 +54,7 @@ export const DataPart = Schema.Struct({
   kind: Schema.Literal("data"),
   data: JsonObject,
   ...metadataField
-}).annotations({ identifier: "DataPart" })
+}).annotate({ identifier: "DataPart" })
 /** @see DataPart */
 export type DataPart = Schema.Schema.Type<typeof DataPart>
 
@@ -62,6 +62,6 @@ export type DataPart = Schema.Schema.Type<typeof DataPart>
  * A message or artifact part: exactly one of the three kinds, told apart by `kind`. A part without `kind`, or
  * with another one, is refused (the pinned schema requires it, and the official TCK checks that it is).
  */
-export const Part = Schema.Union(TextPart, FilePart, DataPart).annotations({ identifier: "Part" })
+export const Part = Schema.Union([TextPart, FilePart, DataPart]).annotate({ identifier: "Part" })
 /** @see Part */
 export type Part = Schema.Schema.Type<typeof Part>

@@ -5,7 +5,7 @@ import { Identifier, metadataField, optional, WebhookUrl } from "./internal/comm
 export const PushNotificationAuthenticationInfo = Schema.Struct({
   schemes: Schema.Array(Schema.String),
   credentials: optional(Schema.String)
-}).annotations({ identifier: "PushNotificationAuthenticationInfo" })
+}).annotate({ identifier: "PushNotificationAuthenticationInfo" })
 /** @see PushNotificationAuthenticationInfo */
 export type PushNotificationAuthenticationInfo = Schema.Schema.Type<typeof PushNotificationAuthenticationInfo>
 
@@ -19,7 +19,7 @@ export const PushNotificationConfig = Schema.Struct({
   id: optional(Identifier),
   token: optional(Schema.String),
   authentication: optional(PushNotificationAuthenticationInfo)
-}).annotations({ identifier: "PushNotificationConfig" })
+}).annotate({ identifier: "PushNotificationConfig" })
 /** @see PushNotificationConfig */
 export type PushNotificationConfig = Schema.Schema.Type<typeof PushNotificationConfig>
 
@@ -27,7 +27,7 @@ export type PushNotificationConfig = Schema.Schema.Type<typeof PushNotificationC
 export const TaskPushNotificationConfig = Schema.Struct({
   taskId: Identifier,
   pushNotificationConfig: PushNotificationConfig
-}).annotations({ identifier: "TaskPushNotificationConfig" })
+}).annotate({ identifier: "TaskPushNotificationConfig" })
 /** @see TaskPushNotificationConfig */
 export type TaskPushNotificationConfig = Schema.Schema.Type<typeof TaskPushNotificationConfig>
 
@@ -36,7 +36,7 @@ export const GetTaskPushNotificationConfigParams = Schema.Struct({
   id: Identifier,
   pushNotificationConfigId: optional(Identifier),
   ...metadataField
-}).annotations({ identifier: "GetTaskPushNotificationConfigParams" })
+}).annotate({ identifier: "GetTaskPushNotificationConfigParams" })
 /** @see GetTaskPushNotificationConfigParams */
 export type GetTaskPushNotificationConfigParams = Schema.Schema.Type<typeof GetTaskPushNotificationConfigParams>
 
@@ -44,7 +44,7 @@ export type GetTaskPushNotificationConfigParams = Schema.Schema.Type<typeof GetT
 export const ListTaskPushNotificationConfigParams = Schema.Struct({
   id: Identifier,
   ...metadataField
-}).annotations({ identifier: "ListTaskPushNotificationConfigParams" })
+}).annotate({ identifier: "ListTaskPushNotificationConfigParams" })
 /** @see ListTaskPushNotificationConfigParams */
 export type ListTaskPushNotificationConfigParams = Schema.Schema.Type<typeof ListTaskPushNotificationConfigParams>
 
@@ -53,6 +53,6 @@ export const DeleteTaskPushNotificationConfigParams = Schema.Struct({
   id: Identifier,
   pushNotificationConfigId: Identifier,
   ...metadataField
-}).annotations({ identifier: "DeleteTaskPushNotificationConfigParams" })
+}).annotate({ identifier: "DeleteTaskPushNotificationConfigParams" })
 /** @see DeleteTaskPushNotificationConfigParams */
 export type DeleteTaskPushNotificationConfigParams = Schema.Schema.Type<typeof DeleteTaskPushNotificationConfigParams>

@@ -9,7 +9,7 @@ import {
   TaskPushNotificationConfig
 } from "./push.ts"
 
-const request = <const Method extends string, Params extends Schema.Schema.Any>(
+const request = <const Method extends string, Params extends Schema.Top>(
   method: Method,
   params: Params,
   identifier: string
@@ -19,7 +19,7 @@ const request = <const Method extends string, Params extends Schema.Schema.Any>(
     id: RequestId,
     method: Schema.Literal(method),
     params
-  }).annotations({ identifier })
+  }).annotate({ identifier })
 
 /** `message/send`. */
 export const SendMessageRequest = request("message/send", MessageSendParams, "SendMessageRequest")
@@ -61,7 +61,7 @@ export type SetTaskPushNotificationConfigRequest = Schema.Schema.Type<typeof Set
  */
 export const GetTaskPushNotificationConfigRequest = request(
   "tasks/pushNotificationConfig/get",
-  Schema.Union(GetTaskPushNotificationConfigParams, TaskIdParams),
+  Schema.Union([GetTaskPushNotificationConfigParams, TaskIdParams]),
   "GetTaskPushNotificationConfigRequest"
 )
 /** @see GetTaskPushNotificationConfigRequest */
@@ -89,7 +89,7 @@ export type DeleteTaskPushNotificationConfigRequest = Schema.Schema.Type<typeof 
  * Params of `agent/getAuthenticatedExtendedCard`: upstream defines none; we accept them absent or as any
  * object (its members are ignored), since clients differ on sending `{}` (not upstream-named).
  */
-export const NoParams = Schema.UndefinedOr(JsonObject).annotations({ identifier: "NoParams" })
+export const NoParams = Schema.UndefinedOr(JsonObject).annotate({ identifier: "NoParams" })
 /** @see NoParams */
 export type NoParams = Schema.Schema.Type<typeof NoParams>
 
@@ -99,13 +99,12 @@ export const GetAuthenticatedExtendedCardRequest = Schema.Struct({
   id: RequestId,
   method: Schema.Literal("agent/getAuthenticatedExtendedCard"),
   params: optional(JsonObject)
-}).annotations({ identifier: "GetAuthenticatedExtendedCardRequest" })
+}).annotate({ identifier: "GetAuthenticatedExtendedCardRequest" })
 /** @see GetAuthenticatedExtendedCardRequest */
 export type GetAuthenticatedExtendedCardRequest = Schema.Schema.Type<typeof GetAuthenticatedExtendedCardRequest>
 
 /** Any A2A method request, discriminated by `method`. */
-export const A2ARequest = Schema.Union(
-  SendMessageRequest,
+export const A2ARequest = Schema.Union([SendMessageRequest,
   SendStreamingMessageRequest,
   GetTaskRequest,
   CancelTaskRequest,
@@ -114,7 +113,6 @@ export const A2ARequest = Schema.Union(
   TaskResubscriptionRequest,
   ListTaskPushNotificationConfigRequest,
   DeleteTaskPushNotificationConfigRequest,
-  GetAuthenticatedExtendedCardRequest
-).annotations({ identifier: "A2ARequest" })
+  GetAuthenticatedExtendedCardRequest]).annotate({ identifier: "A2ARequest" })
 /** @see A2ARequest */
 export type A2ARequest = Schema.Schema.Type<typeof A2ARequest>

@@ -5,11 +5,11 @@ import { JSONRPCErrorResponse, JSONRPCVersion, ResponseId } from "./jsonrpc.ts"
 import { TaskPushNotificationConfig } from "./push.ts"
 import { Task } from "./task.ts"
 
-const success = <Result extends Schema.Schema.Any>(result: Result, identifier: string) =>
-  Schema.Struct({ jsonrpc: JSONRPCVersion, id: ResponseId, result }).annotations({ identifier })
+const success = <Result extends Schema.Top>(result: Result, identifier: string) =>
+  Schema.Struct({ jsonrpc: JSONRPCVersion, id: ResponseId, result }).annotate({ identifier })
 
-const either = <Success extends Schema.Schema.Any>(ok: Success, identifier: string) =>
-  Schema.Union(JSONRPCErrorResponse, ok).annotations({ identifier })
+const either = <Success extends Schema.Top>(ok: Success, identifier: string) =>
+  Schema.Union([JSONRPCErrorResponse, ok]).annotate({ identifier })
 
 /** Success of `message/send`: a Task or a Message. */
 export const SendMessageSuccessResponse = success(SendMessageResult, "SendMessageSuccessResponse")
@@ -135,8 +135,7 @@ export const GetAuthenticatedExtendedCardResponse = either(
 export type GetAuthenticatedExtendedCardResponse = Schema.Schema.Type<typeof GetAuthenticatedExtendedCardResponse>
 
 /** Any A2A response. Success members overlap (a Task result fits several); decoding takes the first match. */
-export const JSONRPCResponse = Schema.Union(
-  JSONRPCErrorResponse,
+export const JSONRPCResponse = Schema.Union([JSONRPCErrorResponse,
   SendMessageSuccessResponse,
   SendStreamingMessageSuccessResponse,
   GetTaskSuccessResponse,
@@ -145,7 +144,6 @@ export const JSONRPCResponse = Schema.Union(
   GetTaskPushNotificationConfigSuccessResponse,
   ListTaskPushNotificationConfigSuccessResponse,
   DeleteTaskPushNotificationConfigSuccessResponse,
-  GetAuthenticatedExtendedCardSuccessResponse
-).annotations({ identifier: "JSONRPCResponse" })
+  GetAuthenticatedExtendedCardSuccessResponse]).annotate({ identifier: "JSONRPCResponse" })
 /** @see JSONRPCResponse */
 export type JSONRPCResponse = Schema.Schema.Type<typeof JSONRPCResponse>

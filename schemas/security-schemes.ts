@@ -4,17 +4,17 @@ import { optional, StringRecord } from "./internal/common.ts"
 /** Fields every security scheme carries. */
 export const SecuritySchemeBase = Schema.Struct({
   description: optional(Schema.String)
-}).annotations({ identifier: "SecuritySchemeBase" })
+}).annotate({ identifier: "SecuritySchemeBase" })
 /** @see SecuritySchemeBase */
 export type SecuritySchemeBase = Schema.Schema.Type<typeof SecuritySchemeBase>
 
 /** An API key sent in a header, query parameter or cookie. */
 export const APIKeySecurityScheme = Schema.Struct({
   type: Schema.Literal("apiKey"),
-  in: Schema.Literal("cookie", "header", "query"),
+  in: Schema.Literals(["cookie", "header", "query"]),
   name: Schema.String,
   ...SecuritySchemeBase.fields
-}).annotations({ identifier: "APIKeySecurityScheme" })
+}).annotate({ identifier: "APIKeySecurityScheme" })
 /** @see APIKeySecurityScheme */
 export type APIKeySecurityScheme = Schema.Schema.Type<typeof APIKeySecurityScheme>
 
@@ -24,7 +24,7 @@ export const HTTPAuthSecurityScheme = Schema.Struct({
   scheme: Schema.String,
   bearerFormat: optional(Schema.String),
   ...SecuritySchemeBase.fields
-}).annotations({ identifier: "HTTPAuthSecurityScheme" })
+}).annotate({ identifier: "HTTPAuthSecurityScheme" })
 /** @see HTTPAuthSecurityScheme */
 export type HTTPAuthSecurityScheme = Schema.Schema.Type<typeof HTTPAuthSecurityScheme>
 
@@ -36,7 +36,7 @@ export const AuthorizationCodeOAuthFlow = Schema.Struct({
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
-}).annotations({ identifier: "AuthorizationCodeOAuthFlow" })
+}).annotate({ identifier: "AuthorizationCodeOAuthFlow" })
 /** @see AuthorizationCodeOAuthFlow */
 export type AuthorizationCodeOAuthFlow = Schema.Schema.Type<typeof AuthorizationCodeOAuthFlow>
 
@@ -45,7 +45,7 @@ export const ClientCredentialsOAuthFlow = Schema.Struct({
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
-}).annotations({ identifier: "ClientCredentialsOAuthFlow" })
+}).annotate({ identifier: "ClientCredentialsOAuthFlow" })
 /** @see ClientCredentialsOAuthFlow */
 export type ClientCredentialsOAuthFlow = Schema.Schema.Type<typeof ClientCredentialsOAuthFlow>
 
@@ -54,7 +54,7 @@ export const ImplicitOAuthFlow = Schema.Struct({
   authorizationUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
-}).annotations({ identifier: "ImplicitOAuthFlow" })
+}).annotate({ identifier: "ImplicitOAuthFlow" })
 /** @see ImplicitOAuthFlow */
 export type ImplicitOAuthFlow = Schema.Schema.Type<typeof ImplicitOAuthFlow>
 
@@ -63,7 +63,7 @@ export const PasswordOAuthFlow = Schema.Struct({
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
-}).annotations({ identifier: "PasswordOAuthFlow" })
+}).annotate({ identifier: "PasswordOAuthFlow" })
 /** @see PasswordOAuthFlow */
 export type PasswordOAuthFlow = Schema.Schema.Type<typeof PasswordOAuthFlow>
 
@@ -73,7 +73,7 @@ export const OAuthFlows = Schema.Struct({
   clientCredentials: optional(ClientCredentialsOAuthFlow),
   implicit: optional(ImplicitOAuthFlow),
   password: optional(PasswordOAuthFlow)
-}).annotations({ identifier: "OAuthFlows" })
+}).annotate({ identifier: "OAuthFlows" })
 /** @see OAuthFlows */
 export type OAuthFlows = Schema.Schema.Type<typeof OAuthFlows>
 
@@ -83,7 +83,7 @@ export const OAuth2SecurityScheme = Schema.Struct({
   flows: OAuthFlows,
   oauth2MetadataUrl: optional(Schema.String),
   ...SecuritySchemeBase.fields
-}).annotations({ identifier: "OAuth2SecurityScheme" })
+}).annotate({ identifier: "OAuth2SecurityScheme" })
 /** @see OAuth2SecurityScheme */
 export type OAuth2SecurityScheme = Schema.Schema.Type<typeof OAuth2SecurityScheme>
 
@@ -92,7 +92,7 @@ export const OpenIdConnectSecurityScheme = Schema.Struct({
   type: Schema.Literal("openIdConnect"),
   openIdConnectUrl: Schema.String,
   ...SecuritySchemeBase.fields
-}).annotations({ identifier: "OpenIdConnectSecurityScheme" })
+}).annotate({ identifier: "OpenIdConnectSecurityScheme" })
 /** @see OpenIdConnectSecurityScheme */
 export type OpenIdConnectSecurityScheme = Schema.Schema.Type<typeof OpenIdConnectSecurityScheme>
 
@@ -100,17 +100,15 @@ export type OpenIdConnectSecurityScheme = Schema.Schema.Type<typeof OpenIdConnec
 export const MutualTLSSecurityScheme = Schema.Struct({
   type: Schema.Literal("mutualTLS"),
   ...SecuritySchemeBase.fields
-}).annotations({ identifier: "MutualTLSSecurityScheme" })
+}).annotate({ identifier: "MutualTLSSecurityScheme" })
 /** @see MutualTLSSecurityScheme */
 export type MutualTLSSecurityScheme = Schema.Schema.Type<typeof MutualTLSSecurityScheme>
 
 /** Any security scheme an agent card declares, discriminated by `type`. */
-export const SecurityScheme = Schema.Union(
-  APIKeySecurityScheme,
+export const SecurityScheme = Schema.Union([APIKeySecurityScheme,
   HTTPAuthSecurityScheme,
   OAuth2SecurityScheme,
   OpenIdConnectSecurityScheme,
-  MutualTLSSecurityScheme
-).annotations({ identifier: "SecurityScheme" })
+  MutualTLSSecurityScheme]).annotate({ identifier: "SecurityScheme" })
 /** @see SecurityScheme */
 export type SecurityScheme = Schema.Schema.Type<typeof SecurityScheme>

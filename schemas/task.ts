@@ -4,7 +4,7 @@ import { Message } from "./message.ts"
 import { Part } from "./parts.ts"
 
 /** A task's lifecycle state; any other string is invalid. */
-export const TaskState = Schema.Literal(
+export const TaskState = Schema.Literals([
   "submitted",
   "working",
   "input-required",
@@ -14,7 +14,7 @@ export const TaskState = Schema.Literal(
   "rejected",
   "auth-required",
   "unknown"
-).annotations({ identifier: "TaskState" })
+]).annotate({ identifier: "TaskState" })
 /** @see TaskState */
 export type TaskState = Schema.Schema.Type<typeof TaskState>
 
@@ -23,7 +23,7 @@ export const TaskStatus = Schema.Struct({
   state: TaskState,
   message: optional(Message),
   timestamp: optional(Schema.String)
-}).annotations({ identifier: "TaskStatus" })
+}).annotate({ identifier: "TaskStatus" })
 /** @see TaskStatus */
 export type TaskStatus = Schema.Schema.Type<typeof TaskStatus>
 
@@ -35,7 +35,7 @@ export const Artifact = Schema.Struct({
   parts: Schema.Array(Part),
   extensions: optional(Schema.Array(Schema.String)),
   ...metadataField
-}).annotations({ identifier: "Artifact" })
+}).annotate({ identifier: "Artifact" })
 /** @see Artifact */
 export type Artifact = Schema.Schema.Type<typeof Artifact>
 
@@ -48,6 +48,6 @@ export const Task = Schema.Struct({
   history: optional(Schema.Array(Message)),
   artifacts: optional(Schema.Array(Artifact)),
   ...metadataField
-}).annotations({ identifier: "Task" })
+}).annotate({ identifier: "Task" })
 /** @see Task */
 export type Task = Schema.Schema.Type<typeof Task>

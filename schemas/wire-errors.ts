@@ -11,7 +11,7 @@ export const JSONRPCError = Schema.Struct({
   code: Schema.Int,
   message: Schema.String,
   data: optional(JsonUnknown)
-}).annotations({ identifier: "JSONRPCError" })
+}).annotate({ identifier: "JSONRPCError" })
 /** @see JSONRPCError */
 export type JSONRPCError = Schema.Schema.Type<typeof JSONRPCError>
 
@@ -20,7 +20,7 @@ const wireError = <const Code extends number>(code: Code, identifier: string) =>
     code: Schema.Literal(code),
     message: Schema.String,
     data: optional(JsonUnknown)
-  }).annotations({ identifier })
+  }).annotate({ identifier })
 
 /** -32700: the body is not JSON. */
 export const JSONParseError = wireError(-32700, "JSONParseError")
@@ -85,8 +85,7 @@ export type AuthenticatedExtendedCardNotConfiguredError = Schema.Schema.Type<
 >
 
 /** Every error the A2A spec defines, JSON-RPC standard ones included. */
-export const A2AError = Schema.Union(
-  JSONParseError,
+export const A2AError = Schema.Union([JSONParseError,
   InvalidRequestError,
   MethodNotFoundError,
   InvalidParamsError,
@@ -97,7 +96,6 @@ export const A2AError = Schema.Union(
   UnsupportedOperationError,
   ContentTypeNotSupportedError,
   InvalidAgentResponseError,
-  AuthenticatedExtendedCardNotConfiguredError
-).annotations({ identifier: "A2AError" })
+  AuthenticatedExtendedCardNotConfiguredError]).annotate({ identifier: "A2AError" })
 /** @see A2AError */
 export type A2AError = Schema.Schema.Type<typeof A2AError>

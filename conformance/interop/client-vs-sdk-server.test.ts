@@ -1,4 +1,4 @@
-import { Chunk, Effect, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StreamResult } from "../../schemas/events.ts"
 import { A2AClient, createA2AClient, userText } from "../../src/client/index.ts"
@@ -47,7 +47,7 @@ describe("our client against the JS SDK 0.3.14 server", () => {
   it("message/stream: every event in order, ending with the final status", async () => {
     const c = await client()
     const events = await Effect.runPromise(Stream.runCollect(c.streamMessage(userText("stream one two three"))))
-    expect(Chunk.toReadonlyArray(events).map(summary)).toEqual([
+    expect(events.map(summary)).toEqual([
       "task:submitted",
       "status:working",
       "artifact:one",

@@ -3,7 +3,7 @@
  * must be understood, and everything it answers must decode, through our schemas, into the right A2A
  * values. This is what a REST client built on the mapping will meet.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { createParser } from "eventsource-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { MessageSendParams, Part, StreamResult, Task } from "../../schemas/index.ts"
@@ -17,9 +17,9 @@ beforeAll(async () => {
 })
 afterAll(() => sdk.close())
 
-const right = <A, E>(e: Either.Either<A, E>): A => {
-  if (Either.isLeft(e)) throw new Error(`did not decode: ${String(e.left)}`)
-  return e.right
+const right = <A, E>(e: Result.Result<A, E>): A => {
+  if (Result.isFailure(e)) throw new Error(`did not decode: ${String(e.failure)}`)
+  return e.success
 }
 
 const call = async (method: string, path: string, body?: unknown) => {

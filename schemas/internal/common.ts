@@ -1,5 +1,4 @@
-import { Arbitrary, Schema } from "effect"
-import type { FastCheck } from "effect"
+import { Schema } from "effect"
 
 /*
  * Field helpers shared by every wire schema.
@@ -13,50 +12,29 @@ import type { FastCheck } from "effect"
  * An optional property that, when present, holds a value of `schema` (never `undefined`), as in JSON where a
  * missing field has no value. With `exactOptionalPropertyTypes` the type is `field?: A`, not `A | undefined`.
  */
-export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
-// Passed through JSON once so generated values are exactly what a peer would read back (e.g. -0 becomes 0).
-const jsonValue = (fc: typeof FastCheck) =>
-  fc.jsonValue({ maxDepth: 2 }).map((v): unknown => JSON.parse(JSON.stringify(v)))
-
-// Keys that an object literal turns into prototype changes would not survive a decode, so the generators
-// that stand for free-form JSON leave them out.
-const jsonKey = (fc: typeof FastCheck) =>
-  fc.string({ maxLength: 8 }).filter((k) => k !== "__proto__" && k !== "constructor" && k !== "prototype")
+export const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
 
 /**
- * Any JSON value (`data`, `result`). Typed `unknown`; its generator yields JSON values only, so generated
- * documents survive `JSON.stringify`.
+ * Any JSON value (`data`, `result`). Typed `unknown` and not walked while decoding (a deep value costs
+ * nothing here: bodies are depth-checked when parsed). Values generated from it for property tests are JSON
+ * values, so generated documents survive `JSON.stringify`.
  */
-export const JsonUnknown = Schema.Unknown.annotations({ arbitrary: () => (fc) => jsonValue(fc) })
+export const JsonUnknown = Schema.Unknown
 
 /** A JSON object with arbitrary values: upstream's `{ type: "object", additionalProperties: {} }`. */
-export const JsonObject = Schema.Record({ key: Schema.String, value: JsonUnknown }).annotations({
-  arbitrary: () => (fc) => fc.dictionary(jsonKey(fc), jsonValue(fc), { maxKeys: 3, noNullPrototype: true })
-})
+export const JsonObject = Schema.Record(Schema.String, JsonUnknown)
 
 /**
- * An object with string keys and `value` values (upstream's `additionalProperties: {...}`). Its generator
- * leaves out `__proto__`-like keys, which an object literal turns into a prototype change: such a key does not
- * survive a decode, so JSON parsing upstream of the schemas must drop it.
+ * An object with string keys and `value` values (upstream's `additionalProperties: {...}`). Every key is an
+ * own key of the decoded record, `__proto__` included: decoding never changes a prototype.
  */
-export const StringRecord = <V extends Schema.Schema<any, any, never>>(value: V) =>
-  Schema.Record({ key: Schema.String, value }).annotations({
-    arbitrary: () => (fc) => fc.dictionary(jsonKey(fc), Arbitrary.make(value), { maxKeys: 3, noNullPrototype: true })
-  })
+export const StringRecord = <V extends Schema.Top>(value: V) => Schema.Record(Schema.String, value)
 
 /** Extension data keyed by extension URI or application-defined names; free-form JSON. */
-export const Metadata = JsonObject.annotations({ identifier: "Metadata" })
+export const Metadata = JsonObject.annotate({ identifier: "Metadata" })
 
 /** `metadata?: Metadata`, the field most wire objects carry. */
 export const metadataField = { metadata: optional(Metadata) }
-
-const Forbidden = Schema.Never.annotations({
-  // Only reached through `exclusive`, whose own generator never emits the field; present so the derivation
-  // of the surrounding schema does not stop at `never`.
-  arbitrary: () => (fc) => fc.constant(undefined as never),
-  title: "absent"
-})
 
 /** How long an id (task, context, message, push config) may be: longer ones are refused, never stored or echoed. */
 export const MAX_ID_LENGTH = 256
@@ -66,22 +44,25 @@ export const MAX_ID_LENGTH = 256
  * {@link MAX_ID_LENGTH} characters (upstream sets no bound; we are stricter). The message never repeats the
  * value, which may be huge.
  */
-export const Identifier = Schema.String.pipe(
-  Schema.maxLength(MAX_ID_LENGTH, { message: () => `an id may be at most ${MAX_ID_LENGTH} characters long` })
+export const Identifier = Schema.String.check(
+  Schema.isMaxLength(MAX_ID_LENGTH, { message: `an id may be at most ${MAX_ID_LENGTH} characters long` })
 )
 
 /** How long a webhook URL may be, in characters. */
 export const MAX_WEBHOOK_URL_LENGTH = 2_048
 
 /** A webhook URL as a peer sends it: at most {@link MAX_WEBHOOK_URL_LENGTH} characters (stricter than upstream). */
-export const WebhookUrl = Schema.String.pipe(
-  Schema.maxLength(MAX_WEBHOOK_URL_LENGTH, {
-    message: () => `a webhook URL may be at most ${MAX_WEBHOOK_URL_LENGTH} characters (2 KiB) long`
+export const WebhookUrl = Schema.String.check(
+  Schema.isMaxLength(MAX_WEBHOOK_URL_LENGTH, {
+    message: `a webhook URL may be at most ${MAX_WEBHOOK_URL_LENGTH} characters (2 KiB) long`
   })
 )
 
-/** A property that must not be present (`field?: never`). */
-export const absent = optional(Forbidden)
+/**
+ * A property that must not be present (`field?: never`). Generated values never carry it, so the generators of
+ * the structs that use it need no help.
+ */
+export const absent = optional(Schema.Never.annotate({ message: "Expected absent" }))
 
 type Absent<K extends string> = { readonly [P in K]: typeof absent }
 
@@ -93,11 +74,8 @@ export const exclusive = <Fields extends Schema.Struct.Fields, K extends string>
   fields: Fields,
   forbidden: ReadonlyArray<K>
 ): Schema.Struct<Fields & Absent<K>> => {
-  const allowed = Schema.Struct(fields)
   const absentFields = Object.fromEntries(forbidden.map((k) => [k, absent])) as unknown as Absent<K>
-  return Schema.Struct({ ...fields, ...absentFields }).annotations({
-    arbitrary: () => () => Arbitrary.make(allowed) as FastCheck.Arbitrary<Schema.Struct.Type<Fields & Absent<K>>>
-  })
+  return Schema.Struct({ ...fields, ...absentFields })
 }
 
 /** @see JsonObject */

@@ -1,11 +1,11 @@
 /**
  * REST payloads decoded into A2A values: the spelling is normalised (`fromRest`), then the A2A Effect
  * Schema judges. Requests fail with InvalidParams naming the failing path; responses (for clients) fail
- * with the schema's ParseError, which a client turns into InvalidAgentResponse.
+ * with the schema's SchemaError, which a client turns into InvalidAgentResponse.
  *
  * @module
  */
-import { Either, type ParseResult, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { AgentCard } from "../agent-card.ts"
 import { describeParamsError } from "../decode-request.ts"
 import { InvalidParams } from "../error-catalogue.ts"
@@ -16,13 +16,13 @@ import { Task } from "../task.ts"
 import { cardFromRest } from "./card.ts"
 import { fromRest } from "./from-rest.ts"
 
-const decoder = <A, I>(schema: Schema.Schema<A, I, never>, normalise: (u: unknown) => unknown) => {
-  const decode = Schema.decodeUnknownEither(schema)
-  return (u: unknown): Either.Either<A, ParseResult.ParseError> => decode(normalise(u))
+const decoder = <A, I>(schema: Schema.Codec<A, I>, normalise: (u: unknown) => unknown) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (u: unknown): Result.Result<A, Schema.SchemaError> => decode(normalise(u))
 }
 
-const asInvalidParams = <A>(result: Either.Either<A, ParseResult.ParseError>): Either.Either<A, InvalidParams> =>
-  Either.mapLeft(result, (error) => {
+const asInvalidParams = <A>(result: Result.Result<A, Schema.SchemaError>): Result.Result<A, InvalidParams> =>
+  Result.mapError(result, (error) => {
     const { issues, message } = describeParamsError(error)
     return new InvalidParams({ message, data: { issues } })
   })
@@ -33,18 +33,18 @@ const taskPushConfig = decoder(TaskPushNotificationConfig, fromRest.taskPushConf
 /** Decoders of REST request bodies, for servers. */
 export const decodeRestRequest = {
   /** The body of `message:send` / `message:stream`, in either spelling. */
-  sendParams: (body: unknown): Either.Either<MessageSendParams, InvalidParams> => asInvalidParams(sendParams(body)),
+  sendParams: (body: unknown): Result.Result<MessageSendParams, InvalidParams> => asInvalidParams(sendParams(body)),
   /**
    * The body of `POST /v1/tasks/{taskId}/pushNotificationConfigs`, in any form peers send. A body that
    * names a task other than `taskId` is refused.
    */
-  createPushConfig: (body: unknown, taskId: string): Either.Either<TaskPushNotificationConfig, InvalidParams> =>
-    Either.flatMap(
+  createPushConfig: (body: unknown, taskId: string): Result.Result<TaskPushNotificationConfig, InvalidParams> =>
+    Result.flatMap(
       asInvalidParams(taskPushConfig(fromRest.createPushConfigRequest(body, taskId))),
       (config) =>
         config.taskId === taskId
-          ? Either.right(config)
-          : Either.left(new InvalidParams({
+          ? Result.succeed(config)
+          : Result.fail(new InvalidParams({
             message: `Invalid params: the body names task ${config.taskId.slice(0, 100)} but the URL names task ${taskId.slice(0, 100)}`
           }))
     )

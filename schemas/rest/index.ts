@@ -7,7 +7,7 @@
  *   A2A schemas.
  *
  * @example
- * const params = decodeRestRequest.sendParams(JSON.parse(body)) // Either<MessageSendParams, InvalidParams>
+ * const params = decodeRestRequest.sendParams(JSON.parse(body)) // Result<MessageSendParams, InvalidParams>
  * const wire = JSON.stringify(toRest.sendResponse(task))         // {"task":{"id":...,"status":{"state":"TASK_STATE_WORKING"}}}
  *
  * @module

@@ -5,17 +5,19 @@
  *
  * @example
  * ```ts
- * const https = createServer({ key, cert, ca, requestCert: true, rejectUnauthorized: false },
- *   Effect.runSync(NodeHttpServer.makeHandler(server.app)))
+ * // import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
  * const server = await A2AServer.make(agent, {
  *   authentication: { authenticators: { mtls: mutualTlsAuthenticator({ byFingerprint }) }, clientCertificate: nodeClientCertificate }
  * })
+ * const requests = Effect.runSync(Scope.make()) // close it with the server: it ends running requests
+ * const https = createServer({ key, cert, ca, requestCert: true, rejectUnauthorized: false },
+ *   Effect.runSync(NodeHttpServer.makeHandler(server.app, { scope: requests })))
  * ```
  */
 import type { IncomingMessage } from "node:http"
 import type { Socket } from "node:net"
 import type { PeerCertificate, TLSSocket } from "node:tls"
-import type { HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "effect/http"
 import type { PeerCertificateInfo } from "../auth/auth-request.ts"
 
 type DistinguishedName = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>

@@ -12,9 +12,9 @@
 import { lookup } from "node:dns/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { NodeHttpServer } from "@effect/platform-node"
-import { HttpMiddleware, type HttpApp } from "@effect/platform"
-import { Context, Effect } from "effect"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Context, Effect, Exit, Scope } from "effect"
+import type { A2AServerHandle } from "../server/a2a-server.ts"
 import { ListeningOrigin } from "../server/listening-origin.ts"
 import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
@@ -26,7 +26,7 @@ export const nodeDnsResolver = async (host: string): Promise<ReadonlyArray<strin
 
 /** A server that also exposes its Effect HTTP app (every A2A server does). */
 export interface NodeServable extends WebHandlerServer {
-  readonly app: HttpApp.Default
+  readonly app: A2AServerHandle["app"]
 }
 
 /**
@@ -80,13 +80,14 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
   const address = http.address() as AddressInfo
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
   const url = `http://${host}:${address.port}`
+  // The request fibers of the fast path belong to this scope; closing it ends any still running.
+  const requests = Effect.runSync(Scope.make())
   // Nothing is read from the socket before this listener is attached: it is added in the same tick.
   http.on("request", options.web === true
     ? webBridge((request) => server.handler(request, Context.make(ListeningOrigin, url)))
-    // The handler's runtime has no tracer, so the platform's per-request span would be pure cost.
-    // The origin is part of that runtime's context, so requests pay nothing for it.
-    : Effect.runSync(NodeHttpServer.makeHandler(server.app).pipe(
-      HttpMiddleware.withTracerDisabledWhenEffect(() => true),
+    // The origin is part of the handler's context, so requests pay nothing for it. The default tracer
+    // records nothing, so the platform skips its per-request span by itself.
+    : Effect.runSync(NodeHttpServer.makeHandler(server.app, { scope: requests }).pipe(
       Effect.provideService(ListeningOrigin, url)
     )))
   return {
@@ -96,6 +97,7 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
       const closed = closeServer(http)
       await server.dispose(shutdown)
       http.closeAllConnections()
+      await Effect.runPromise(Scope.close(requests, Exit.void))
       await closed
     }
   }

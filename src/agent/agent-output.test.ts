@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Message, Part } from "../../schemas/index.ts"
 import { agentMessageOf, artifactChunkOf } from "./agent-output.ts"
@@ -6,9 +6,9 @@ import type { MessageInput, PartsInput } from "./messages.ts"
 import type { ArtifactOptions } from "./task-context.ts"
 
 const ids = { taskId: "t", contextId: "c" }
-const problem = <A>(e: Either.Either<A, string>): string => {
-  if (Either.isRight(e)) throw new Error(`accepted: ${JSON.stringify(e.right)}`)
-  return e.left
+const problem = <A>(e: Result.Result<A, string>): string => {
+  if (Result.isSuccess(e)) throw new Error(`accepted: ${JSON.stringify(e.success)}`)
+  return e.failure
 }
 
 const cyclic: Record<string, unknown> = { a: 1 }
@@ -40,24 +40,24 @@ describe("agent messages are checked against the wire schema", () => {
   })
 
   it("accepts text, parts and Messages, filling in the task's ids", () => {
-    const fromText = Either.getOrThrow(agentMessageOf("hello", ids))
+    const fromText = Result.getOrThrow(agentMessageOf("hello", ids))
     expect(fromText).toMatchObject({ kind: "message", role: "agent", parts: [{ kind: "text", text: "hello" }], taskId: "t", contextId: "c" })
     const parts: ReadonlyArray<Part> = [{ kind: "text", text: "a" }, { kind: "data", data: { n: 1, nested: { ok: [true, null] } } }]
-    expect(Either.getOrThrow(agentMessageOf(parts, ids)).parts).toEqual(parts)
+    expect(Result.getOrThrow(agentMessageOf(parts, ids)).parts).toEqual(parts)
     const given: Message = { kind: "message", messageId: "m1", role: "agent", parts: [{ kind: "text", text: "x" }], metadata: { k: "v" } }
-    expect(Either.getOrThrow(agentMessageOf(given, ids))).toEqual({ ...given, taskId: "t", contextId: "c" })
+    expect(Result.getOrThrow(agentMessageOf(given, ids))).toEqual({ ...given, taskId: "t", contextId: "c" })
   })
 
   it("keeps a copy: changing the agent's object later does not change what entered the task", () => {
     const data: Record<string, unknown> = { n: 1 }
-    const entered = Either.getOrThrow(agentMessageOf({ kind: "data", data }, ids))
+    const entered = Result.getOrThrow(agentMessageOf({ kind: "data", data }, ids))
     data["n"] = () => "changed"
     expect(entered.parts[0]).toEqual({ kind: "data", data: { n: 1 } })
   })
 
   it("drops fields the wire schema does not know and properties that are undefined", () => {
     const input = { kind: "text", text: "x", extra: "dropped", metadata: { kept: 1, gone: undefined } } as unknown as Part
-    expect(Either.getOrThrow(agentMessageOf(input, ids)).parts).toEqual([{ kind: "text", text: "x", metadata: { kept: 1 } }])
+    expect(Result.getOrThrow(agentMessageOf(input, ids)).parts).toEqual([{ kind: "text", text: "x", metadata: { kept: 1 } }])
   })
 })
 
@@ -79,17 +79,17 @@ describe("agent artifacts are checked against the wire schema", () => {
   })
 
   it("builds a text chunk directly, with the given id and flags", () => {
-    expect(Either.getOrThrow(artifactChunkOf("chunk", { artifactId: "a", append: true, lastChunk: false }))).toEqual({
+    expect(Result.getOrThrow(artifactChunkOf("chunk", { artifactId: "a", append: true, lastChunk: false }))).toEqual({
       artifact: { artifactId: "a", parts: [{ kind: "text", text: "chunk" }] },
       append: true,
       lastChunk: false
     })
-    const fresh = Either.getOrThrow(artifactChunkOf("x", {}))
+    const fresh = Result.getOrThrow(artifactChunkOf("x", {}))
     expect(fresh.artifact.artifactId).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it("accepts parts, a name, a description and JSON metadata", () => {
-    const chunk = Either.getOrThrow(artifactChunkOf({ kind: "file", file: { uri: "https://x/y", mimeType: "text/plain" } }, {
+    const chunk = Result.getOrThrow(artifactChunkOf({ kind: "file", file: { uri: "https://x/y", mimeType: "text/plain" } }, {
       artifactId: "a", name: "n", description: "d", metadata: { tags: ["x"] }, lastChunk: true
     }))
     expect(chunk).toEqual({

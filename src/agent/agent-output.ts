@@ -10,7 +10,7 @@
  * build around them from checked primitives needs no second pass. A refusal is worded by the schema of
  * the whole value, so it names the path from the message or artifact down.
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema, SchemaIssue, Struct } from "effect"
 import { Message, Metadata, Part, TaskArtifactUpdateEvent } from "../../schemas/index.ts"
 import type { Artifact } from "../../schemas/index.ts"
 import { textPart, toAgentMessage, toParts } from "./messages.ts"
@@ -98,29 +98,41 @@ const undefinedInArray = () => {
 }
 
 /** The JSON copy of `value`, or the problem as `path: what` with `path` below `what`'s root. */
-const jsonOf = (value: unknown, what: string): Either.Either<unknown, string> => {
+const jsonOf = (value: unknown, what: string): Result.Result<unknown, string> => {
   const copied = copy(value, 0)
-  if (copied !== notJson) return Either.right(copied)
+  if (copied !== notJson) return Result.succeed(copied)
   const text = problem.replace(/^\./, "")
-  return Either.left(`${what} is not valid A2A: ${text.startsWith(":") ? `the value${text}` : text}`)
+  return Result.fail(`${what} is not valid A2A: ${text.startsWith(":") ? `the value${text}` : text}`)
 }
 
+// Built once: the formatter is stateless.
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
 /** The first issue of a schema failure as `path: message`. */
-const firstIssue = (error: ParseResult.ParseError): string => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+const firstIssue = (error: Schema.SchemaError): string => {
+  const issue = formatIssues(error.issue).issues[0]
   if (issue === undefined) return "invalid"
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
+  const path = (issue.path ?? [])
+    .map((segment) => {
+      const key = typeof segment === "object" ? segment.key : segment
+      return typeof key === "number" ? `[${key}]` : `.${String(key)}`
+    })
+    .join("")
+    .replace(/^\./, "")
   return path === "" ? issue.message : `${path}: ${issue.message}`
 }
 
 /** Copies `value` as JSON, then validates the copy with `validate` (type side, unknown fields dropped). */
-const checked = <A>(validate: (u: unknown) => Either.Either<A, ParseResult.ParseError>, value: unknown, what: string): Either.Either<A, string> =>
-  Either.flatMap(jsonOf(value, what), (json) => Either.mapLeft(validate(json), (error) => `${what} is not valid A2A: ${firstIssue(error)}`))
+const checked = <A>(validate: (u: unknown) => Result.Result<A, Schema.SchemaError>, value: unknown, what: string): Result.Result<A, string> =>
+  Result.flatMap(jsonOf(value, what), (json) => Result.mapError(validate(json), (error) => `${what} is not valid A2A: ${firstIssue(error)}`))
 
-const validateMessage = Schema.validateEither(Message)
-const validatePart = Schema.validateEither(Part)
-const validateMetadata = Schema.validateEither(Metadata)
-const validateChunk = Schema.validateEither(TaskArtifactUpdateEvent.pipe(Schema.pick("artifact", "append", "lastChunk")))
+// The type side of each schema: the value is checked as it will be held, fields the schema does not know dropped.
+const validateMessage = Schema.decodeUnknownResult(Schema.toType(Message))
+const validatePart = Schema.decodeUnknownResult(Schema.toType(Part))
+const validateMetadata = Schema.decodeUnknownResult(Schema.toType(Metadata))
+const validateChunk = Schema.decodeUnknownResult(
+  Schema.toType(TaskArtifactUpdateEvent.mapFields(Struct.pick(["artifact", "append", "lastChunk"])))
+)
 
 const isObject = (u: unknown): u is object => typeof u === "object" && u !== null
 
@@ -131,8 +143,8 @@ const checkedParts = (parts: ReadonlyArray<unknown>): Array<Part> | undefined =>
     const json = copy(parts[i], 0)
     if (json === notJson) return undefined
     const part = validatePart(json)
-    if (Either.isLeft(part)) return undefined
-    out[i] = part.right
+    if (Result.isFailure(part)) return undefined
+    out[i] = part.success
   }
   return out
 }
@@ -141,7 +153,7 @@ const checkedParts = (parts: ReadonlyArray<unknown>): Array<Part> | undefined =>
 const checkedMetadata = (metadata: unknown): Metadata | undefined => {
   const json = copy(metadata, 0)
   if (json === notJson) return undefined
-  return Either.getOrUndefined(validateMetadata(json))
+  return Result.getOrUndefined(validateMetadata(json))
 }
 
 const isMessage = (u: object): boolean => (u as { kind?: unknown }).kind === "message"
@@ -153,13 +165,13 @@ const isMessage = (u: object): boolean => (u as { kind?: unknown }).kind === "me
 export const agentMessageOf = (
   input: MessageInput,
   ids: { readonly taskId: string; readonly contextId: string }
-): Either.Either<Message, string> => {
-  if (typeof input === "string") return Either.right(toAgentMessage(input, ids))
-  if (!isObject(input)) return Either.left(`message is not valid A2A: expected text, a part, parts or a Message, got ${typeof input}`)
+): Result.Result<Message, string> => {
+  if (typeof input === "string") return Result.succeed(toAgentMessage(input, ids))
+  if (!isObject(input)) return Result.fail(`message is not valid A2A: expected text, a part, parts or a Message, got ${typeof input}`)
   if (!isMessage(input)) {
     // Parts: the Message around them is ours and valid once they are.
     const parts = checkedParts(toParts(input as PartsInput))
-    if (parts !== undefined && parts.length > 0) return Either.right(toAgentMessage(parts, ids))
+    if (parts !== undefined && parts.length > 0) return Result.succeed(toAgentMessage(parts, ids))
   }
   return checked(validateMessage, toAgentMessage(input, ids), "message")
 }
@@ -170,8 +182,8 @@ const isOptional = (u: unknown, type: "string" | "boolean") => u === undefined |
  * The artifact chunk for `parts` and `options`, or why it is not valid A2A. Text with plain options (what
  * a stream of chunks sends) is valid by construction; parts and metadata go through their schemas.
  */
-export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Either.Either<ArtifactChunk, string> => {
-  if (!isObject(options)) return Either.left(`artifact options must be an object, got ${options === null ? "null" : typeof options}`)
+export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Result.Result<ArtifactChunk, string> => {
+  if (!isObject(options)) return Result.fail(`artifact options must be an object, got ${options === null ? "null" : typeof options}`)
   const { append, artifactId, description, lastChunk, metadata, name } = options
   const id = artifactId ?? crypto.randomUUID()
   const plainOptions = typeof id === "string" && isOptional(name, "string") && isOptional(description, "string") &&
@@ -187,7 +199,7 @@ export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Ei
         ...(description === undefined ? {} : { description }),
         ...(meta === undefined ? {} : { metadata: meta })
       }
-      return Either.right({
+      return Result.succeed({
         artifact,
         ...(append === undefined ? {} : { append }),
         ...(lastChunk === undefined ? {} : { lastChunk })
@@ -195,7 +207,7 @@ export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Ei
     }
   }
   if (typeof parts !== "string" && !isObject(parts)) {
-    return Either.left(`artifact is not valid A2A: expected text, a part or parts, got ${parts === null ? "null" : typeof parts}`)
+    return Result.fail(`artifact is not valid A2A: expected text, a part or parts, got ${parts === null ? "null" : typeof parts}`)
   }
   // Something is wrong: the schema of the whole chunk says what, with its path.
   const chunk = {

@@ -9,7 +9,7 @@ import { messageText } from "./messages.ts"
 const alice = as("alice")
 
 describe("Agent.fromAsync", () => {
-  it.scoped("drives a task with promises, including an input round trip", () =>
+  it.effect("drives a task with promises, including an input round trip", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(
         Agent.fromAsync({
@@ -30,7 +30,7 @@ describe("Agent.fromAsync", () => {
       expect(done.artifacts?.[0]?.parts).toEqual([{ kind: "text", text: "Weather in Oslo" }])
     }))
 
-  it.scoped("aborts ctx.signal on cancel and rejects refused actions with TaskActionRefused", () =>
+  it.effect("aborts ctx.signal on cancel and rejects refused actions with TaskActionRefused", () =>
     Effect.gen(function*() {
       const ready = yield* Deferred.make<void>()
       const aborted = yield* Deferred.make<string>()
@@ -55,7 +55,7 @@ describe("Agent.fromAsync", () => {
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("canceled")
     }))
 
-  it.scoped("receives messages sent to the task while it works, with and without waiting", () =>
+  it.effect("receives messages sent to the task while it works, with and without waiting", () =>
     Effect.gen(function*() {
       const started = yield* Deferred.make<void>()
       const runtime = yield* TaskRuntime.make(

@@ -10,7 +10,7 @@ import type { MessageInput, PartsInput } from "./messages.ts"
  * "terminal", "interrupted", "artifact-closed", "task-exists", ...). Reason "invalid-output": what the
  * action carried is not valid A2A 0.3.0 (a part of the wrong shape, empty parts, a file with both bytes
  * and uri, metadata or data that is not JSON such as a bigint, Date or function); `message` says where,
- * e.g. "artifact is not valid A2A: artifact.parts[0].text: Expected string, actual 42".
+ * e.g. "artifact is not valid A2A: artifact.parts[0].text: Expected string".
  */
 export class TaskActionRefused extends Data.TaggedError("TaskActionRefused")<{
   readonly action: string

@@ -9,15 +9,14 @@ import { TaskState } from "../../schemas/index.ts"
 import { clipAuditFields } from "./clip-field.ts"
 
 /** An ISO 8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
-export const IsoTimestamp = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/),
-  Schema.annotations({ identifier: "IsoTimestamp" })
-)
+export const IsoTimestamp = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/)
+).annotate({ identifier: "IsoTimestamp" })
 
 const at = { at: IsoTimestamp }
 
 // Absent, never `undefined`: events are written as JSON, where a missing field has no value.
-const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+const opt = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
 
 /** A JSON-RPC or REST call finished (or was refused before running). */
 export const RequestAudited = Schema.Struct({
@@ -26,23 +25,23 @@ export const RequestAudited = Schema.Struct({
   method: Schema.String,
   /** The principal id only: claims may hold personal data that an audit file must not copy. */
   principal: Schema.String,
-  outcome: Schema.Literal("ok", "error"),
+  outcome: Schema.Literals(["ok", "error"]),
   /** The JSON-RPC error code when `outcome` is `error`. */
-  errorCode: opt(Schema.Number),
-  durationMs: Schema.NonNegative,
-  requestId: opt(Schema.Union(Schema.String, Schema.Number, Schema.Null)),
+  errorCode: opt(Schema.Finite),
+  durationMs: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
+  requestId: opt(Schema.Union([Schema.String, Schema.Finite, Schema.Null])),
   taskId: opt(Schema.String)
-}).annotations({ identifier: "RequestAudited" })
+}).annotate({ identifier: "RequestAudited" })
 
 /** Authentication or authorisation turned a request away. */
 export const AuthRefused = Schema.Struct({
   kind: Schema.tag("auth-refused"),
   ...at,
   schemes: Schema.Array(Schema.String),
-  status: Schema.Literal(401, 403, 503),
+  status: Schema.Literals([401, 403, 503]),
   reason: Schema.String,
   method: opt(Schema.String)
-}).annotations({ identifier: "AuthRefused" })
+}).annotate({ identifier: "AuthRefused" })
 
 /** A task changed state; `from` is null when the task was created. */
 export const TaskTransition = Schema.Struct({
@@ -51,7 +50,7 @@ export const TaskTransition = Schema.Struct({
   taskId: Schema.String,
   from: Schema.NullOr(TaskState),
   to: TaskState
-}).annotations({ identifier: "TaskTransition" })
+}).annotate({ identifier: "TaskTransition" })
 
 /** A client activated an extension for a request. */
 export const ExtensionActivated = Schema.Struct({
@@ -59,7 +58,7 @@ export const ExtensionActivated = Schema.Struct({
   ...at,
   uri: Schema.String,
   method: opt(Schema.String)
-}).annotations({ identifier: "ExtensionActivated" })
+}).annotate({ identifier: "ExtensionActivated" })
 
 /** One delivery try of a push notification. */
 export const PushAttempt = Schema.Struct({
@@ -68,11 +67,11 @@ export const PushAttempt = Schema.Struct({
   taskId: Schema.String,
   /** The webhook URL; callers strip credentials (user info, token query parameters) first. */
   url: Schema.String,
-  attempt: Schema.Int.pipe(Schema.positive()),
-  outcome: Schema.Literal("delivered", "retry", "failed"),
+  attempt: Schema.Int.check(Schema.isGreaterThan(0)),
+  outcome: Schema.Literals(["delivered", "retry", "failed"]),
   httpStatus: opt(Schema.Int),
   reason: opt(Schema.String)
-}).annotations({ identifier: "PushAttempt" })
+}).annotate({ identifier: "PushAttempt" })
 
 /** The end of a push delivery: delivered, or abandoned after `attempt` tries (0: never sent, queue full). */
 export const PushOutcome = Schema.Struct({
@@ -80,19 +79,19 @@ export const PushOutcome = Schema.Struct({
   ...at,
   taskId: Schema.String,
   url: Schema.String,
-  attempt: Schema.Int.pipe(Schema.nonNegative()),
-  outcome: Schema.Literal("delivered", "abandoned")
-}).annotations({ identifier: "PushOutcome" })
+  attempt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  outcome: Schema.Literals(["delivered", "abandoned"])
+}).annotate({ identifier: "PushOutcome" })
 
 /** Every audit event, discriminated by `kind`. */
-export const AuditEvent = Schema.Union(
+export const AuditEvent = Schema.Union([
   RequestAudited,
   AuthRefused,
   TaskTransition,
   ExtensionActivated,
   PushAttempt,
   PushOutcome
-).annotations({ identifier: "AuditEvent" })
+]).annotate({ identifier: "AuditEvent" })
 /** @see AuditEvent */
 export type AuditEvent = Schema.Schema.Type<typeof AuditEvent>
 

@@ -1,10 +1,11 @@
-import { Effect, Either, Schema, TestClock, TestContext } from "effect"
+import { Effect, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { AuditEvent, auditEvent } from "./audit-event.ts"
 import { fanOutAuditSink, memoryAuditSink } from "./audit-sink.ts"
 import { jsonLinesSink, writableStreamLines } from "./json-lines-sink.ts"
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Effect.provide(TestContext.TestContext)))
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Effect.provide(TestClock.layer())))
 
 describe("audit events", () => {
   it("stamps events with the Effect clock", async () => {
@@ -25,12 +26,12 @@ describe("audit events", () => {
   })
 
   it("rejects events that break the schema", () => {
-    const decode = Schema.decodeUnknownEither(AuditEvent)
-    expect(Either.isLeft(decode({ kind: "task-transition", at: "yesterday", taskId: "t", from: null, to: "working" })))
+    const decode = Schema.decodeUnknownResult(AuditEvent)
+    expect(Result.isFailure(decode({ kind: "task-transition", at: "yesterday", taskId: "t", from: null, to: "working" })))
       .toBe(true)
-    expect(Either.isLeft(decode({ kind: "task-transition", at: "2025-01-01T00:00:00Z", taskId: "t", from: null, to: "done" })))
+    expect(Result.isFailure(decode({ kind: "task-transition", at: "2025-01-01T00:00:00Z", taskId: "t", from: null, to: "done" })))
       .toBe(true)
-    expect(Either.isLeft(decode({ kind: "nope", at: "2025-01-01T00:00:00Z" }))).toBe(true)
+    expect(Result.isFailure(decode({ kind: "nope", at: "2025-01-01T00:00:00Z" }))).toBe(true)
   })
 })
 

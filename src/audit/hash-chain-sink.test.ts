@@ -202,12 +202,12 @@ describe("hashChainSink + verifyChain", () => {
         })
         yield* sink.record(events[0]!)
         failNext = true
-        const failed = yield* Effect.either(sink.record(events[1]!))
+        const failed = yield* Effect.result(sink.record(events[1]!))
         yield* sink.record(events[2]!)
         return failed
       })
     )
-    expect(result._tag).toBe("Left")
+    expect(result._tag).toBe("Failure")
     expect(await check(lines)).toMatchObject({ ok: true, count: 2 })
   })
 })

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
 import { AuditSinkError, type AuditSink } from "./audit-sink.ts"
 import { chainDigest, GENESIS_HASH } from "./internal/chain-digest.ts"
 import { encodeAuditEvent, recordLine, writeLine, type WriteLine } from "./json-lines-sink.ts"
@@ -46,7 +46,7 @@ export interface HashChainSink extends AuditSink {
  */
 export const hashChainSink = (options: HashChainOptions): Effect.Effect<HashChainSink> =>
   Effect.gen(function* () {
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
     let head: ChainHead = options.anchor ?? { seq: 0, hash: GENESIS_HASH }
     return {
       head: Effect.sync(() => head),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Semaphore } from "effect"
 import { AuditEvent } from "./audit-event.ts"
 import { AuditSinkError, type AuditSink } from "./audit-sink.ts"
 import { canonicalRecord } from "./internal/canonical-line.ts"
@@ -12,7 +12,7 @@ import { canonicalRecord } from "./internal/canonical-line.ts"
 /** Appends one complete line (ending in `\n`). Resolves once the line is accepted. */
 export type WriteLine = (line: string) => Promise<void>
 
-const encodeEvent = Schema.encode(AuditEvent)
+const encodeEvent = Schema.encodeEffect(AuditEvent)
 
 /** Encodes an event through its schema (dropping undeclared fields) into a JSON object. */
 export const encodeAuditEvent = (event: AuditEvent): Effect.Effect<Record<string, unknown>, AuditSinkError> =>
@@ -45,7 +45,7 @@ export const writeLine = (write: WriteLine, line: string): Effect.Effect<void, A
  */
 export const jsonLinesSink = (options: { readonly write: WriteLine }): Effect.Effect<AuditSink> =>
   Effect.gen(function* () {
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
     let seq = 0
     return {
       record: (event) =>

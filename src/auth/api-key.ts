@@ -58,7 +58,7 @@ export const apiKeyAuthenticator = (source: ApiKeySource): Authenticator => {
   return (request, { scheme }) =>
     Effect.gen(function* () {
       if (scheme.type !== "apiKey") {
-        return yield* Effect.dieMessage(`apiKeyAuthenticator bound to a ${scheme.type} scheme`)
+        return yield* Effect.die(`apiKeyAuthenticator bound to a ${scheme.type} scheme`)
       }
       const key = presentedApiKey(request, scheme)
       if (key === undefined) return undefined

@@ -1,4 +1,4 @@
-import { Effect, Either, Exit } from "effect"
+import { Effect, Exit, Result } from "effect"
 import { generateKeyPair, SignJWT } from "jose"
 import { beforeAll, describe, expect, it } from "vitest"
 import { apiKeyAuthenticator } from "./api-key.ts"
@@ -57,23 +57,23 @@ const request = (init: { authorization?: string; apiKey?: string; cert?: boolean
 
 const run = (policy: Partial<AuthPolicy>, req: AuthRequest, target?: AuthTarget) =>
   Effect.runPromise(
-    Effect.either(authenticate({ card, authenticators: authenticators(), ...policy }, req, target))
+    Effect.result(authenticate({ card, authenticators: authenticators(), ...policy }, req, target))
   )
-const refusal = (result: Either.Either<unknown, AuthRefusal>): AuthRefusal => {
-  if (Either.isRight(result)) throw new Error("expected a refusal")
-  return result.left
+const refusal = (result: Result.Result<unknown, AuthRefusal>): AuthRefusal => {
+  if (Result.isSuccess(result)) throw new Error("expected a refusal")
+  return result.failure
 }
 
 describe("authenticate: requirement semantics", () => {
   it("gives the anonymous principal when the card has no requirement", async () => {
-    expect(await run({ card: { ...card, security: [] } }, request())).toEqual(Either.right(anonymous))
+    expect(await run({ card: { ...card, security: [] } }, request())).toEqual(Result.succeed(anonymous))
     const { security: _s, ...noSecurity } = card
-    expect(await run({ card: noSecurity }, request())).toEqual(Either.right(anonymous))
+    expect(await run({ card: noSecurity }, request())).toEqual(Result.succeed(anonymous))
   })
 
   it("accepts the first alternative that passes (OR), tagging the principal with the scheme", async () => {
     const result = await run({}, request({ authorization: `Bearer ${await token("read")}` }))
-    expect(Either.getOrThrow(result)).toMatchObject({ id: "user-1", scheme: "oauth", claims: { scope: "read" } })
+    expect(Result.getOrThrow(result)).toMatchObject({ id: "user-1", scheme: "oauth", claims: { scope: "read" } })
   })
 
   it("needs every scheme of an AND-alternative and merges their principals", async () => {
@@ -82,7 +82,7 @@ describe("authenticate: requirement semantics", () => {
     expect(keyOnly.challenge).toBe(
       'Bearer realm="a2a", scope="read", ApiKey realm="a2a", in="header", name="X-API-Key", MutualTLS realm="a2a"'
     )
-    const both = Either.getOrThrow(await run({}, request({ apiKey: "k-svc", cert: true })))
+    const both = Result.getOrThrow(await run({}, request({ apiKey: "k-svc", cert: true })))
     expect(both).toMatchObject({ id: "svc", scheme: "apikey+mtls", claims: { team: "ops", subject: "CN=svc" } })
   })
 
@@ -106,18 +106,18 @@ describe("authenticate: requirement semantics", () => {
     const read = `Bearer ${await token("read")}`
     expect(refusal(await run({}, request({ authorization: read }), { skill: "admin" })).status).toBe(403)
     const admin = await run({}, request({ authorization: `Bearer ${await token("read admin")}` }), { skill: "admin" })
-    expect(Either.getOrThrow(admin)).toMatchObject({ id: "user-1" })
+    expect(Result.getOrThrow(admin)).toMatchObject({ id: "user-1" })
     const svc = refusal(await run({}, request({ apiKey: "k-svc", cert: true }), { skill: "admin" }))
     expect(svc).toMatchObject({ status: 401, schemes: ["oauth"] })
     // A skill without its own security, or an unknown skill, uses the card's.
-    expect(Either.isRight(await run({}, request({ apiKey: "k-svc", cert: true }), { skill: "plain" }))).toBe(true)
-    expect(Either.isRight(await run({}, request({ authorization: read }), { skill: "nope" }))).toBe(true)
+    expect(Result.isSuccess(await run({}, request({ apiKey: "k-svc", cert: true }), { skill: "plain" }))).toBe(true)
+    expect(Result.isSuccess(await run({}, request({ authorization: read }), { skill: "nope" }))).toBe(true)
   })
 
   it("treats {} as optional authentication, but still refuses wrong credentials", async () => {
     const optional: SecurityCard = { ...card, security: [{}, { apikey: [] }] }
-    expect(await run({ card: optional }, request())).toEqual(Either.right(anonymous))
-    expect(Either.getOrThrow(await run({ card: optional }, request({ apiKey: "k-svc" })))).toMatchObject({ id: "svc" })
+    expect(await run({ card: optional }, request())).toEqual(Result.succeed(anonymous))
+    expect(Result.getOrThrow(await run({ card: optional }, request({ apiKey: "k-svc" })))).toMatchObject({ id: "svc" })
     expect(refusal(await run({ card: optional }, request({ apiKey: "bad" }))).status).toBe(401)
   })
 
@@ -129,7 +129,7 @@ describe("authenticate: requirement semantics", () => {
         return t.method !== "tasks/cancel"
       })
     const req = request({ authorization: `Bearer ${await token("read")}` })
-    expect(Either.isRight(await run({ authorize }, req, { method: "message/send" }))).toBe(true)
+    expect(Result.isSuccess(await run({ authorize }, req, { method: "message/send" }))).toBe(true)
     expect(refusal(await run({ authorize }, req, { method: "tasks/cancel" }))).toMatchObject({
       status: 403,
       reason: "forbidden"
@@ -161,7 +161,7 @@ describe("authenticate: requirement semantics", () => {
       'scheme "mtls" has no authenticator'
     ])
     const exit = await Effect.runPromiseExit(authenticate({ card, authenticators: partial }, request()))
-    expect(Exit.isFailure(exit) && Exit.causeOption(exit)._tag === "Some" && exit.cause._tag).toBe("Die")
+    expect(Exit.isFailure(exit) && exit.cause.reasons.map((r) => r._tag)).toEqual(["Die"])
   })
 })
 

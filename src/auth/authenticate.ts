@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { Data, Effect, Either } from "effect"
+import { Data, Effect, Result } from "effect"
 import type { AgentCard, SecurityScheme } from "../../schemas/index.ts"
 import type { AuthRequest } from "./auth-request.ts"
 import { grantedScopes, type AuthFailure, type Authenticator } from "./authenticator.ts"
@@ -89,7 +89,7 @@ export const checkAuthPolicy = (policy: AuthPolicy): ReadonlyArray<string> => {
   return problems
 }
 
-type Outcome = Either.Either<Principal | undefined, AuthFailure>
+type Outcome = Result.Result<Principal | undefined, AuthFailure>
 
 const bearerError = (failure: AuthFailure): BearerError =>
   failure.reason === "invalid_request" ? "invalid_request" : "invalid_token"
@@ -117,11 +117,11 @@ export const authenticate = (
       const scheme = schemeOf(name)
       const authenticator = policy.authenticators[name]
       if (scheme === undefined || authenticator === undefined) {
-        return Effect.dieMessage(`security scheme "${name}" is not declared or has no authenticator`)
+        return Effect.die(`security scheme "${name}" is not declared or has no authenticator`)
       }
       return authenticator(request, { schemeName: name, scheme }).pipe(
         Effect.map((p) => (p === undefined || p.scheme !== undefined ? p : { ...p, scheme: name })),
-        Effect.either,
+        Effect.result,
         Effect.tap((outcome) => Effect.sync(() => outcomes.set(name, outcome)))
       )
     }
@@ -145,7 +145,7 @@ export const authenticate = (
       const passed: Array<readonly [string, Principal]> = []
       for (const name of names) {
         const outcome = yield* check(name)
-        if (Either.isRight(outcome) && outcome.right !== undefined) passed.push([name, outcome.right])
+        if (Result.isSuccess(outcome) && outcome.success !== undefined) passed.push([name, outcome.success])
       }
       if (passed.length !== names.length) continue
       const missing = passed.flatMap(([name, p]) => {
@@ -160,7 +160,7 @@ export const authenticate = (
       return yield* permit((policy.combine ?? combinePrincipals)(passed))
     }
 
-    const failures = [...outcomes].flatMap(([name, o]) => (Either.isLeft(o) ? [[name, o.left] as const] : []))
+    const failures = [...outcomes].flatMap(([name, o]) => (Result.isFailure(o) ? [[name, o.failure] as const] : []))
     const unavailable = failures.filter(([, f]) => f.reason === "unavailable")
     if (unavailable.length > 0) {
       return yield* new AuthRefusal({

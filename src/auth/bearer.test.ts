@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect, Either, TestClock, TestContext } from "effect"
+import { Effect, Result } from "effect"
+import { TestClock } from "effect/testing"
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { SecurityScheme } from "../../schemas/index.ts"
@@ -75,11 +76,11 @@ const run = (authenticator: Authenticator, req: AuthRequest, at = NOW) =>
   Effect.runPromise(
     Effect.gen(function* () {
       yield* TestClock.setTime(at)
-      return yield* Effect.either(authenticator(req, { schemeName: "bearer", scheme }))
-    }).pipe(Effect.provide(TestContext.TestContext))
+      return yield* Effect.result(authenticator(req, { schemeName: "bearer", scheme }))
+    }).pipe(Effect.provide(TestClock.layer()))
   )
-const failureOf = (result: Either.Either<unknown, { reason: string; message: string }>) =>
-  Either.isLeft(result) ? result.left.reason : "ok"
+const failureOf = (result: Result.Result<unknown, { reason: string; message: string }>) =>
+  Result.isFailure(result) ? result.failure.reason : "ok"
 
 describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
   const counting = () => {
@@ -95,16 +96,16 @@ describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
     const { fetchImpl, calls } = counting()
     const auth = bearerAuthenticator({ verify: jwtVerifier({ jwksUrl: `${origin}/jwks`, fetch: fetchImpl, issuer: issuer(), audience }) })
     const result = await run(auth, request(`Bearer ${await token()}`))
-    expect(Either.getOrThrow(result)).toMatchObject({ id: "user-1", claims: { scope: "read write", aud: audience } })
+    expect(Result.getOrThrow(result)).toMatchObject({ id: "user-1", claims: { scope: "read write", aud: audience } })
     expect(calls()).toBe(1)
     // The scheme name is case-insensitive (RFC 9110).
-    expect(Either.isRight(await run(auth, request(`bearer ${await token()}`)))).toBe(true)
+    expect(Result.isSuccess(await run(auth, request(`bearer ${await token()}`)))).toBe(true)
   })
 
   it("has no credentials when there is no bearer Authorization header", async () => {
     const auth = bearerAuthenticator({ verify: jwtVerifier({ jwksUrl: `${origin}/jwks`, issuer: issuer(), audience }) })
-    expect(await run(auth, request())).toEqual(Either.right(undefined))
-    expect(await run(auth, request("Basic dTpw"))).toEqual(Either.right(undefined))
+    expect(await run(auth, request())).toEqual(Result.succeed(undefined))
+    expect(await run(auth, request("Basic dTpw"))).toEqual(Result.succeed(undefined))
   })
 
   it("refuses wrong issuer, wrong audience, unknown key, tampering and malformed tokens", async () => {
@@ -131,7 +132,7 @@ describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
     const t = await token({}, { exp: NOW / 1000 + 60 })
     expect(failureOf(await run(auth, request(`Bearer ${t}`), NOW + 60_000 + 20_000))).toBe("ok")
     const expired = await run(auth, request(`Bearer ${t}`), NOW + 60_000 + 40_000)
-    expect(Either.isLeft(expired) && expired.left.message).toBe("token expired")
+    expect(Result.isFailure(expired) && expired.failure.message).toBe("token expired")
     const notYet = await token({ nbf: NOW / 1000 + 120 })
     expect(failureOf(await run(auth, request(`Bearer ${notYet}`)))).toBe("invalid_credentials")
     expect(failureOf(await run(auth, request(`Bearer ${notYet}`), NOW + 100_000))).toBe("ok")
@@ -164,7 +165,7 @@ describe("bearerAuthenticator + jwtVerifier (JWKS over HTTP)", () => {
     const auth = bearerAuthenticator({ verify: jwtVerifier({ key: publicJwk, issuer: issuer(), audience }) })
     const noSub = await new SignJWT({ client_id: "svc-7" }).setProtectedHeader({ alg: "ES256" }).setIssuer(issuer())
       .setAudience(audience).setIssuedAt(NOW / 1000).setExpirationTime(NOW / 1000 + 60).sign(signingKey)
-    expect(Either.getOrThrow(await run(auth, request(`Bearer ${noSub}`)))).toMatchObject({ id: "svc-7" })
+    expect(Result.getOrThrow(await run(auth, request(`Bearer ${noSub}`)))).toMatchObject({ id: "svc-7" })
     const nobody = await new SignJWT({}).setProtectedHeader({ alg: "ES256" }).setIssuer(issuer())
       .setAudience(audience).setIssuedAt(NOW / 1000).setExpirationTime(NOW / 1000 + 60).sign(signingKey)
     expect(failureOf(await run(auth, request(`Bearer ${nobody}`)))).toBe("invalid_credentials")
@@ -176,7 +177,7 @@ describe("oidcJwtVerifier (discovery over HTTP)", () => {
     const before = { ...hits }
     const auth = bearerAuthenticator({ verify: oidcJwtVerifier({ issuer: issuer(), audience }) })
     for (let i = 0; i < 3; i++) {
-      expect(Either.getOrThrow(await run(auth, request(`Bearer ${await token()}`)))).toMatchObject({ id: "user-1" })
+      expect(Result.getOrThrow(await run(auth, request(`Bearer ${await token()}`)))).toMatchObject({ id: "user-1" })
     }
     expect(hits.discovery - before.discovery).toBe(1)
     expect(hits.jwks - before.jwks).toBe(1)

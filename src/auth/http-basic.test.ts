@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { AuthRequest } from "./auth-request.ts"
 import { basicAuthenticator } from "./http-basic.ts"
@@ -13,21 +13,21 @@ const auth = basicAuthenticator((user, password) =>
   Effect.succeed(user === "zoë" && password === "p:ss" ? { id: user } : undefined)
 )
 const run = (request: AuthRequest) =>
-  Effect.runPromise(Effect.either(auth(request, { schemeName: "basic", scheme: { type: "http", scheme: "basic" } })))
+  Effect.runPromise(Effect.result(auth(request, { schemeName: "basic", scheme: { type: "http", scheme: "basic" } })))
 
 describe("basicAuthenticator", () => {
   it("decodes UTF-8 credentials and splits at the first colon", async () => {
-    expect(await run(req(basic("zoë:p:ss")))).toEqual(Either.right({ id: "zoë" }))
+    expect(await run(req(basic("zoë:p:ss")))).toEqual(Result.succeed({ id: "zoë" }))
   })
 
   it("distinguishes absent, malformed and wrong credentials", async () => {
-    expect(await run(req())).toEqual(Either.right(undefined))
-    expect(await run(req("Bearer abc"))).toEqual(Either.right(undefined))
+    expect(await run(req())).toEqual(Result.succeed(undefined))
+    expect(await run(req("Bearer abc"))).toEqual(Result.succeed(undefined))
     const malformed = await run(req("Basic %%%"))
-    expect(Either.isLeft(malformed) && malformed.left.reason).toBe("invalid_request")
+    expect(Result.isFailure(malformed) && malformed.failure.reason).toBe("invalid_request")
     const noColon = await run(req(basic("zoë")))
-    expect(Either.isLeft(noColon) && noColon.left.reason).toBe("invalid_request")
+    expect(Result.isFailure(noColon) && noColon.failure.reason).toBe("invalid_request")
     const wrong = await run(req(basic("zoë:nope")))
-    expect(Either.isLeft(wrong) && wrong.left.reason).toBe("invalid_credentials")
+    expect(Result.isFailure(wrong) && wrong.failure.reason).toBe("invalid_credentials")
   })
 })

@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { AuthRequest, PeerCertificateInfo } from "./auth-request.ts"
 import { mutualTlsAuthenticator } from "./mutual-tls.ts"
@@ -17,12 +17,12 @@ const req = (clientCertificate?: PeerCertificateInfo): AuthRequest => ({
   ...(clientCertificate === undefined ? {} : { clientCertificate })
 })
 const run = (auth: ReturnType<typeof mutualTlsAuthenticator>, request: AuthRequest) =>
-  Effect.runPromise(Effect.either(auth(request, { schemeName: "mtls", scheme: { type: "mutualTLS" } })))
+  Effect.runPromise(Effect.result(auth(request, { schemeName: "mtls", scheme: { type: "mutualTLS" } })))
 
 describe("mutualTlsAuthenticator", () => {
   it("maps a pinned fingerprint (any hex spelling) to a principal with certificate claims", async () => {
     const auth = mutualTlsAuthenticator({ byFingerprint: { [fp.replaceAll(":", "").toLowerCase()]: { id: "svc-a" } } })
-    expect(Either.getOrThrow(await run(auth, req(cert())))).toEqual({
+    expect(Result.getOrThrow(await run(auth, req(cert())))).toEqual({
       id: "svc-a",
       claims: { subject: "CN=client-a,O=Example", issuer: "CN=Example CA", fingerprint256: fp.replaceAll(":", "").toLowerCase() }
     })
@@ -33,17 +33,17 @@ describe("mutualTlsAuthenticator", () => {
       bySubject: { "CN=client-a,O=Example": { id: "client-a" } },
       verify: (c) => Effect.succeed(c.subjectAltNames?.includes("URI:spiffe://example/b") ? { id: "spiffe-b" } : undefined)
     })
-    expect(Either.getOrThrow(await run(auth, req(cert())))).toMatchObject({ id: "client-a" })
+    expect(Result.getOrThrow(await run(auth, req(cert())))).toMatchObject({ id: "client-a" })
     const b = cert({ subject: "CN=b", fingerprint256: "00", subjectAltNames: ["URI:spiffe://example/b"] })
-    expect(Either.getOrThrow(await run(auth, req(b)))).toMatchObject({ id: "spiffe-b" })
+    expect(Result.getOrThrow(await run(auth, req(b)))).toMatchObject({ id: "spiffe-b" })
     const stranger = await run(auth, req(cert({ subject: "CN=x", fingerprint256: "11" })))
-    expect(Either.isLeft(stranger) && stranger.left.reason).toBe("invalid_credentials")
+    expect(Result.isFailure(stranger) && stranger.failure.reason).toBe("invalid_credentials")
   })
 
   it("has no credentials without a certificate and refuses one the TLS layer did not verify", async () => {
     const auth = mutualTlsAuthenticator({ bySubject: { "CN=client-a,O=Example": { id: "client-a" } } })
-    expect(await run(auth, req())).toEqual(Either.right(undefined))
+    expect(await run(auth, req())).toEqual(Result.succeed(undefined))
     const untrusted = await run(auth, req(cert({ authorized: false })))
-    expect(Either.isLeft(untrusted) && untrusted.left.message).toBe("client certificate not trusted")
+    expect(Result.isFailure(untrusted) && untrusted.failure.message).toBe("client certificate not trusted")
   })
 })

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { compactVerify, exportJWK, generateKeyPair, type JWK } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AgentCard } from "../../schemas/index.ts"
@@ -41,10 +41,10 @@ beforeAll(async () => {
 
 const resolver = (): CardKeyResolver => jwksKeyResolver({ keys: [es256.publicJwk, ed25519.publicJwk] })
 const sign = (c: AgentCard = card) => Effect.runPromise(signCard(c, { key: es256.privateKey, kid: "card-es", alg: "ES256" }))
-const verify = (c: object, r: CardKeyResolver = resolver()) => Effect.runPromise(Effect.either(verifyCard(c, r)))
+const verify = (c: object, r: CardKeyResolver = resolver()) => Effect.runPromise(Effect.result(verifyCard(c, r)))
 const reasonOf = async (c: object) => {
   const result = await verify(c)
-  return Either.isLeft(result) ? result.left.reason : "ok"
+  return Result.isFailure(result) ? result.failure.reason : "ok"
 }
 
 describe("signCard / verifyCard", () => {
@@ -53,7 +53,7 @@ describe("signCard / verifyCard", () => {
     expect(signed.signatures).toHaveLength(1)
     const header = JSON.parse(new TextDecoder().decode(Buffer.from(signed.signatures![0]!.protected, "base64url")))
     expect(header).toEqual({ alg: "ES256", typ: "JOSE", kid: "card-es" })
-    expect(await verify(signed)).toEqual(Either.right([{ index: 0, alg: "ES256", kid: "card-es" }]))
+    expect(await verify(signed)).toEqual(Result.succeed([{ index: 0, alg: "ES256", kid: "card-es" }]))
     const reordered = Object.fromEntries(Object.entries(JSON.parse(JSON.stringify(signed, null, 2)) as object).reverse())
     expect(await reasonOf(reordered)).toBe("ok")
   })
@@ -135,18 +135,18 @@ describe("signCard / verifyCard", () => {
     const byStranger = await Effect.runPromise(signCard(card, { key: stranger.privateKey, kid: "stranger", alg: "ES256" }))
     const both = await Effect.runPromise(signCard(byStranger, { key: ed25519.privateKey, kid: "card-ed", alg: "EdDSA" }))
     expect(both.signatures).toHaveLength(2)
-    expect(await verify(both)).toEqual(Either.right([{ index: 1, alg: "EdDSA", kid: "card-ed" }]))
+    expect(await verify(both)).toEqual(Result.succeed([{ index: 1, alg: "EdDSA", kid: "card-ed" }]))
   })
 
   it("refuses HMAC and 'none' by default, even with a resolver that hands out a secret", async () => {
     const secret = new Uint8Array(32).fill(7)
     const signed = await Effect.runPromise(signCard(card, { key: secret, kid: "hmac", alg: "HS256" }))
     const result = await verify(signed, () => Effect.succeed(secret))
-    expect(Either.isLeft(result) && result.left.reason).toBe("invalid-signature")
+    expect(Result.isFailure(result) && result.failure.reason).toBe("invalid-signature")
     const allowed = await Effect.runPromise(
-      Effect.either(verifyCard(signed, () => Effect.succeed(secret), { algorithms: ["HS256"] }))
+      Effect.result(verifyCard(signed, () => Effect.succeed(secret), { algorithms: ["HS256"] }))
     )
-    expect(Either.isRight(allowed)).toBe(true)
+    expect(Result.isSuccess(allowed)).toBe(true)
   })
 
   describe("with a key set fetched over HTTP", () => {
@@ -167,11 +167,11 @@ describe("signCard / verifyCard", () => {
     it("verifies against the remote JWKS and fails for a tampered card", async () => {
       const signed = await sign()
       const remote = jwksKeyResolver(jwksUrl)
-      expect(Either.isRight(await verify(signed, remote))).toBe(true)
+      expect(Result.isSuccess(await verify(signed, remote))).toBe(true)
       expect(requests).toBe(1)
       const tampered = { ...signed, name: "Other" }
       const result = await verify(tampered, remote)
-      expect(Either.isLeft(result) && result.left.reason).toBe("invalid-signature")
+      expect(Result.isFailure(result) && result.failure.reason).toBe("invalid-signature")
     })
   })
 })

@@ -81,7 +81,7 @@ const defaultAlgorithms = [
   "ES256", "ES384", "ES512", "EdDSA", "Ed25519", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"
 ]
 
-const decodeSignatures = Schema.decodeUnknownEither(Schema.Array(AgentCardSignature))
+const decodeSignatures = Schema.decodeUnknownEffect(Schema.Array(AgentCardSignature))
 
 /**
  * Verifies a card. Succeeds with the verified signatures when at least one signature verifies
@@ -167,7 +167,7 @@ export const jwksKeyResolver = (
       try: () => getKey(header, { payload: "", signature: "" }) as Promise<KeyInput>,
       catch: (cause) => cause
     }).pipe(
-      Effect.catchAll((cause) =>
+      Effect.catch((cause) =>
         isNoMatchingKey(cause)
           ? Effect.succeed(undefined)
           : Effect.fail(

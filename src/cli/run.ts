@@ -128,7 +128,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const args = parsed.args
   const exit = await Effect.runPromiseExit(command(args, io))
   if (Exit.isSuccess(exit)) return ExitCode.Ok
-  const failure = Cause.failureOption(exit.cause)
+  const failure = Cause.findErrorOption(exit.cause)
   if (failure._tag === "Some" && (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError")) {
     const { code, text } = describeFailure(failure.value, args.url)
     io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${text}\n`)

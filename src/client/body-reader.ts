@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Effect, Option, Stream } from "effect"
+import { Cause, Effect, Stream } from "effect"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import { A2AClientTransportError, invalidAnswer } from "./errors.ts"
 
@@ -27,7 +27,7 @@ export interface BodyLimits {
 
 /** Cancels a reader without ever waiting longer than a fixed deadline. */
 const cancelBounded = (reader: ReadableStreamDefaultReader<Uint8Array>): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     reader.cancel().then(
       () => resume(Effect.void),
       () => resume(Effect.void)
@@ -44,27 +44,25 @@ export const bodyChunks = (
   body: ReadableStream<Uint8Array>,
   limits: BodyLimits
 ): Stream.Stream<Uint8Array, A2AClientTransportError | InvalidAgentResponse> =>
-  Stream.unwrapScoped(
+  Stream.unwrap(
     Effect.map(
       Effect.acquireRelease(Effect.sync(() => body.getReader()), cancelBounded),
       (reader) =>
-        Stream.repeatEffectOption(
+        Stream.fromEffectRepeat(
           Effect.tryPromise({
             try: () => reader.read(),
-            catch: (cause) =>
-              Option.some<A2AClientTransportError | InvalidAgentResponse>(
-                new A2AClientTransportError({
-                  reason: "Dropped",
-                  message: `the connection to ${limits.url} broke off while reading the answer`,
-                  url: limits.url,
-                  cause
-                })
-              )
+            catch: (cause): A2AClientTransportError | InvalidAgentResponse =>
+              new A2AClientTransportError({
+                reason: "Dropped",
+                message: `the connection to ${limits.url} broke off while reading the answer`,
+                url: limits.url,
+                cause
+              })
           }).pipe(
-            Effect.timeoutFail({
+            Effect.timeoutOrElse({
               duration: limits.idleTimeoutMs,
-              onTimeout: () =>
-                Option.some<A2AClientTransportError | InvalidAgentResponse>(
+              orElse: () =>
+                Effect.fail(
                   invalidAnswer(
                     "IdleTimeout",
                     `${limits.url} sent nothing for ${limits.idleTimeoutMs} ms`,
@@ -72,7 +70,7 @@ export const bodyChunks = (
                   )
                 )
             }),
-            Effect.flatMap((r) => (r.done ? Effect.fail(Option.none()) : Effect.succeed(r.value)))
+            Effect.flatMap((r) => (r.done ? Cause.done() : Effect.succeed(r.value)))
           )
         )
     )
@@ -93,7 +91,7 @@ export const readTextCapped = (
     })
   const declared = Number(response.headers.get("content-length") ?? Number.NaN)
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
-    return Effect.zipRight(
+    return Effect.andThen(
       response.body === null ? Effect.void : cancelBounded(response.body.getReader()),
       Effect.fail(tooLarge())
     )

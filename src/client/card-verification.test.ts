@@ -2,7 +2,7 @@
  * Signed agent cards through our client: a card signed by the server (`cardSigning`) verifies on
  * the bytes as served, any change to any byte of it fails, and only keys the caller trusts count.
  */
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AgentCard } from "../../schemas/index.ts"
@@ -46,11 +46,11 @@ afterAll(async () => {
   await unsigned?.close({ graceMs: 0 })
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.result(effect))
 const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
   const result = await run(effect)
-  if (Either.isRight(result)) throw new Error("expected a failure")
-  return result.left
+  if (Result.isSuccess(result)) throw new Error("expected a failure")
+  return result.failure
 }
 const reasonOf = (error: unknown) =>
   error instanceof CardVerificationError ? error.reason : invalidAnswerReason(error as never) ?? String(error)
@@ -138,13 +138,13 @@ describe("verifyAgentCardText", () => {
   it("fails after any single byte of the served card changes", async () => {
     const text = await servedText(signed.url)
     const opts: CardVerificationOptions = { keys: jwks }
-    expect(Either.isRight(await run(verifyAgentCardText(text, opts)))).toBe(true)
+    expect(Result.isSuccess(await run(verifyAgentCardText(text, opts)))).toBe(true)
     const reasons = new Map<string, number>()
     for (let i = 0; i < text.length; i++) {
       const mutated = text.slice(0, i) + String.fromCharCode(text.charCodeAt(i) ^ 1) + text.slice(i + 1)
       const result = await run(verifyAgentCardText(mutated, opts))
-      if (Either.isRight(result)) throw new Error(`a change at byte ${i} (${JSON.stringify(text.slice(i - 10, i + 10))}) still verifies`)
-      const reason = reasonOf(result.left)
+      if (Result.isSuccess(result)) throw new Error(`a change at byte ${i} (${JSON.stringify(text.slice(i - 10, i + 10))}) still verifies`)
+      const reason = reasonOf(result.failure)
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
     }
     expect([...reasons.values()].reduce((a, b) => a + b, 0)).toBe(text.length)

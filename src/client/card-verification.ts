@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { JSONWebKeySet } from "jose"
 import { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
@@ -72,11 +72,11 @@ export const verifyAgentCard = (
     const signatures = unsigned && options.required === false
       ? []
       : yield* verifyCard(raw, resolverOf(options), options.algorithms === undefined ? {} : { algorithms: options.algorithms })
-    const card = yield* Schema.decodeUnknown(AgentCard)(raw).pipe(
-      Effect.mapError((e: ParseResult.ParseError) =>
+    const card = yield* Schema.decodeUnknownEffect(AgentCard)(raw).pipe(
+      Effect.mapError((e: Schema.SchemaError) =>
         invalidAnswer("WrongShape", `${where} is not a valid A2A agent card`, {
           url: where,
-          detail: excerpt(ParseResult.TreeFormatter.formatErrorSync(e), 400)
+          detail: excerpt(e.message, 400)
         }))
     )
     return { card, signatures }

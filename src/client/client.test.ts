@@ -1,4 +1,4 @@
-import { Chunk, Effect, Either, Exit, Stream } from "effect"
+import { Effect, Exit, Result, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { A2AClient, type A2AClientOptions, userText } from "./client.ts"
 import { invalidAnswerReason } from "./errors.ts"
@@ -146,7 +146,7 @@ describe("streams", () => {
     const client = await Effect.runPromise(at("/rpc"))
     const before = agent.resubscribes.length
     const events = await Effect.runPromise(Stream.runCollect(client.streamMessage(userText("go"))))
-    expect(Chunk.toReadonlyArray(events)).toEqual(scriptedEvents)
+    expect(events).toEqual(scriptedEvents)
     expect(agent.resubscribes.slice(before)).toEqual(["3"])
   })
 
@@ -156,7 +156,7 @@ describe("streams", () => {
     try {
       const client = await Effect.runPromise(A2AClient.make({ endpoint: `${own.url}/rpc-noids` }, quick))
       const events = await Effect.runPromise(Stream.runCollect(client.streamMessage(userText("go"))))
-      expect(Chunk.toReadonlyArray(events)).toEqual(scriptedEvents)
+      expect(events).toEqual(scriptedEvents)
       expect(noIds.resubscribes).toEqual([null])
     } finally {
       await own.close()
@@ -187,10 +187,10 @@ describe("streams", () => {
     const client = await Effect.runPromise(at("/never-ends", { ...quick, idleTimeoutMs: 300 }))
     const seen: Array<unknown> = []
     const result = await Effect.runPromise(
-      Stream.runForEach(client.resubscribe({ id: "task-1" }), (e) => Effect.sync(() => seen.push(e))).pipe(Effect.either)
+      Stream.runForEach(client.resubscribe({ id: "task-1" }), (e) => Effect.sync(() => seen.push(e))).pipe(Effect.result)
     )
     expect(seen).toEqual([scriptedEvents[0]])
-    expect(Either.isLeft(result) && result.left._tag === "InvalidAgentResponse" && invalidAnswerReason(result.left)).toBe("IdleTimeout")
+    expect(Result.isFailure(result) && result.failure._tag === "InvalidAgentResponse" && invalidAnswerReason(result.failure)).toBe("IdleTimeout")
   })
 
   it("refuses an event larger than maxEventBytes without buffering it whole", async () => {

@@ -101,7 +101,7 @@ export interface A2AClient extends A2AClientMethods {
 /** Options of {@link A2AClient.callExtension}. */
 export interface ExtensionCallOptions<A> extends CallOptions {
   /** The schema of the result; a result that does not match is an InvalidAgentResponse. */
-  readonly result?: Schema.Schema<A, any>
+  readonly result?: Schema.Codec<A, any>
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import { readTextCapped } from "./body-reader.ts"
@@ -77,20 +77,20 @@ const fetchCandidate = (config: DiscoveryConfig, url: string): Effect.Effect<Att
           error: invalidAnswer("NotJson", `${url} is not an A2A agent card: the answer is not JSON`, { url, detail: excerpt(text) })
         } as const
       }
-      return yield* Schema.decodeUnknown(AgentCard)(json).pipe(
+      return yield* Schema.decodeUnknownEffect(AgentCard)(json).pipe(
         Effect.map((card): Attempt => ({ _tag: "Found", card })),
-        Effect.catchAll((e: ParseResult.ParseError) =>
+        Effect.catch((e: Schema.SchemaError) =>
           Effect.succeed<Attempt>({
             _tag: "Invalid",
             error: invalidAnswer("WrongShape", `${url} is not a valid A2A agent card`, {
               url,
-              detail: excerpt(ParseResult.TreeFormatter.formatErrorSync(e), 400)
+              detail: excerpt(e.message, 400)
             })
           })
         )
       )
     })
-  ).pipe(Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, "agent/card", config.timeoutMs) }))
+  ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, "agent/card", config.timeoutMs)) }))
 
 /**
  * Finds and decodes the agent card. Unreachable hosts and server errors stop the search at once; a

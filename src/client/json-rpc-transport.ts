@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Effect, ParseResult, Schema, Stream } from "effect"
+import { Effect, Schema, Stream } from "effect"
 import { fromWireError, type ProtocolError } from "../../schemas/error-catalogue.ts"
 import { methods } from "../../schemas/methods.ts"
 import { JSONRPCError } from "../../schemas/wire-errors.ts"
@@ -33,7 +33,7 @@ export interface RpcRequest<A, I> {
   readonly method: string
   readonly params: unknown
   /** Decodes the `result` member. */
-  readonly result: Schema.Schema<A, I>
+  readonly result: Schema.Codec<A, I>
   /** Per-call headers (e.g. `Last-Event-ID` on a resubscribe). */
   readonly headers?: Readonly<Record<string, string>> | undefined
 }
@@ -51,7 +51,7 @@ type RpcError = ProtocolError | A2AClientTransportError
 
 const WireErrorObject = Schema.Struct({ error: JSONRPCError })
 
-const formatIssue = (error: ParseResult.ParseError): string => excerpt(ParseResult.TreeFormatter.formatErrorSync(error), 400)
+const formatIssue = (error: Schema.SchemaError): string => excerpt(error.message, 400)
 
 /**
  * Interprets one JSON-RPC response text: JSON parse, envelope, id match, then `error` to its tagged class
@@ -83,7 +83,7 @@ export const decodeResponse = <A, I>(
       if (id !== requestId && id !== null) {
         return yield* invalidAnswer("WrongId", `${request.url} answered request ${requestId} with an error for id ${JSON.stringify(id)}`, where)
       }
-      const decoded = yield* Schema.decodeUnknown(WireErrorObject)(json).pipe(
+      const decoded = yield* Schema.decodeUnknownEffect(WireErrorObject)(json).pipe(
         Effect.mapError((e) =>
           invalidAnswer("WrongShape", `${request.url} sent a malformed JSON-RPC error object`, { ...where, detail: formatIssue(e) })
         )
@@ -96,7 +96,7 @@ export const decodeResponse = <A, I>(
     if (!("result" in json)) {
       return yield* invalidAnswer("NotJsonRpc", `${request.url} answered ${request.method} with neither result nor error`, where)
     }
-    return yield* Schema.decodeUnknown(request.result)(json.result).pipe(
+    return yield* Schema.decodeUnknownEffect(request.result)(json.result).pipe(
       Effect.mapError((e) =>
         invalidAnswer("WrongShape", `${request.url} answered ${request.method} with a result of the wrong shape`, {
           ...where,
@@ -168,7 +168,10 @@ export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Eff
       )
     })
   ).pipe(
-    Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(request.url, request.method, config.timeoutMs) })
+    Effect.timeoutOrElse({
+      duration: config.timeoutMs,
+      orElse: () => Effect.fail(timeoutError(request.url, request.method, config.timeoutMs))
+    })
   )
 }
 
@@ -178,7 +181,7 @@ export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Eff
  * request's id; an error event fails the stream with its tagged class.
  */
 export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Stream.Stream<RpcFrame<A>, RpcError> =>
-  Stream.unwrapScoped(
+  Stream.unwrap(
     Effect.gen(function*() {
       const requestId = crypto.randomUUID()
       const response = yield* exchange(config, {
@@ -189,9 +192,9 @@ export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): S
         body: body(request, requestId),
         headers: request.headers
       }).pipe(
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: config.timeoutMs,
-          onTimeout: () => timeoutError(request.url, request.method, config.timeoutMs)
+          orElse: () => Effect.fail(timeoutError(request.url, request.method, config.timeoutMs))
         })
       )
       if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {

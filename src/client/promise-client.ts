@@ -76,7 +76,7 @@ export interface A2APromiseClient extends A2APromiseClientMethods {
 const runOptions = (signal: AbortSignal | undefined) => (signal === undefined ? undefined : { signal })
 
 const rethrow = (cause: Cause.Cause<unknown>, signal: AbortSignal | undefined): never => {
-  if (signal?.aborted === true && Cause.isInterruptedOnly(cause)) throw signal.reason
+  if (signal?.aborted === true && Cause.hasInterruptsOnly(cause)) throw signal.reason
   throw Cause.squash(cause)
 }
 
@@ -96,17 +96,17 @@ export const streamToAsyncIterable = <A, E>(stream: Stream.Stream<A, E>, signal?
     signal?.throwIfAborted()
     const scope = Effect.runSync(Scope.make())
     try {
-      const pull = await runToPromise(Scope.extend(Stream.toPull(stream), scope), signal)
+      const pull = await runToPromise(Scope.provide(Stream.toPull(stream), scope), signal)
       while (true) {
         const exit = await Effect.runPromiseExit(pull, runOptions(signal))
         if (Exit.isSuccess(exit)) {
           yield* exit.value
           continue
         }
-        const failure = Cause.failureOption(exit.cause)
+        const failure = Cause.findErrorOption(exit.cause)
         if (Option.isSome(failure)) {
-          if (Option.isNone(failure.value)) return
-          throw failure.value.value
+          if (Cause.isDone(failure.value)) return
+          throw failure.value
         }
         rethrow(exit.cause, signal)
       }

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Effect, Result, Schema, Stream } from "effect"
 import { fromWireError, type ProtocolError, TaskNotFound } from "../../schemas/error-catalogue.ts"
 import type { StreamResult } from "../../schemas/events.ts"
 import type { MethodParams, MethodResult } from "../../schemas/methods.ts"
@@ -27,7 +27,7 @@ import type { RpcConfig, RpcFrame } from "./json-rpc-transport.ts"
 import { sseMessages } from "./sse.ts"
 import type { ClientTransport, StreamingMethod, UnaryMethod } from "./transport.ts"
 
-type Decode<A> = (u: unknown) => Either.Either<A, ParseResult.ParseError>
+type Decode<A> = (u: unknown) => Result.Result<A, Schema.SchemaError>
 
 /** One REST request: the route, its body, and how a successful answer is read. */
 interface RestCall<A> {
@@ -40,7 +40,9 @@ interface RestCall<A> {
 
 const WireError = Schema.decodeUnknownOption(JSONRPCError)
 
-const formatIssue = (error: ParseResult.ParseError): string => excerpt(ParseResult.TreeFormatter.formatErrorSync(error), 400)
+const decodeWireError = Schema.decodeUnknownResult(JSONRPCError)
+
+const formatIssue = (error: Schema.SchemaError): string => excerpt(error.message, 400)
 
 const task = (id: string): string => `v1/tasks/${encodeURIComponent(id)}`
 
@@ -128,8 +130,14 @@ const readJson = <A>(url: string, method: string, text: string, decode: Decode<A
       try: () => JSON.parse(text) as unknown,
       catch: () => invalidAnswer("NotJson", `${url} answered ${method} with something that is not JSON`, { ...where, detail: excerpt(text) })
     })
-    return yield* Effect.mapError(decode(json), (e) =>
-      invalidAnswer("WrongShape", `${url} answered ${method} with a REST payload of the wrong shape`, { ...where, detail: formatIssue(e) }))
+    const decoded = decode(json)
+    if (Result.isFailure(decoded)) {
+      return yield* invalidAnswer("WrongShape", `${url} answered ${method} with a REST payload of the wrong shape`, {
+        ...where,
+        detail: formatIssue(decoded.failure)
+      })
+    }
+    return decoded.success
   })
 
 /** Performs one REST request, bounded by `timeoutMs` end to end. */
@@ -157,7 +165,7 @@ const restCall = <A>(
       if (route.decode === undefined) return null as A
       return yield* readJson(url, method, text, route.decode)
     })
-  ).pipe(Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, method, config.timeoutMs) }))
+  ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, method, config.timeoutMs)) }))
 }
 
 /** The answer of a get without a config id: the task's first config, as the JSON-RPC method gives it. */
@@ -183,7 +191,7 @@ const restStream = (
   route: Omit<RestCall<StreamResult>, "decode">,
   headers: Readonly<Record<string, string>> | undefined
 ): Stream.Stream<RpcFrame<StreamResult>, A2AClientError> =>
-  Stream.unwrapScoped(
+  Stream.unwrap(
     Effect.gen(function*() {
       const url = `${base}${route.path}`
       const where = { url, method }
@@ -194,7 +202,7 @@ const restStream = (
         accept: "text/event-stream",
         body: route.body === undefined ? undefined : JSON.stringify(route.body),
         headers
-      }).pipe(Effect.timeoutFail({ duration: config.timeoutMs, onTimeout: () => timeoutError(url, method, config.timeoutMs) }))
+      }).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, method, config.timeoutMs)) }))
       if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
         const text = yield* readTextCapped(response, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxBytes: config.maxResponseBytes })
         return yield* Effect.fail(refusal(url, method, response, text, () =>
@@ -207,7 +215,7 @@ const restStream = (
       return sseMessages(response.body, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxEventBytes: config.maxEventBytes }).pipe(
         Stream.mapEffect((message): Effect.Effect<RpcFrame<StreamResult>, ProtocolError> => {
           if (message.event === "error") {
-            return Effect.flatMap(readJson(url, method, message.data, Schema.decodeUnknownEither(JSONRPCError)), (e) =>
+            return Effect.flatMap(readJson(url, method, message.data, decodeWireError), (e) =>
               Effect.fail(fromWireError(e)))
           }
           return Effect.map(readJson(url, method, message.data, decodeRestResponse.streamResponse), (result) => ({ id: message.id, result }))

@@ -1,4 +1,4 @@
-import { Chunk, Effect, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import type { StreamResult, Task } from "../../schemas/index.ts"
 import { A2AClientTransportError } from "./errors.ts"
@@ -22,7 +22,7 @@ const resumed = (before: Array<RpcFrame<StreamResult>>, ...after: Array<Array<Rp
     { maxAttempts: 2, backoffMs: 1 },
     "http://127.0.0.1/"
   )
-  return Effect.runPromise(Stream.runCollect(stream)).then((c) => ({ events: Chunk.toArray(c), asked }))
+  return Effect.runPromise(Stream.runCollect(stream)).then((events) => ({ events, asked }))
 }
 
 describe("withResume and Task snapshots", () => {

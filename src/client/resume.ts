@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { Duration, Effect, Option, Stream } from "effect"
+import { Duration, Effect, Result, Stream } from "effect"
 import type { StreamResult } from "../../schemas/events.ts"
 import type { ProtocolError } from "../../schemas/error-catalogue.ts"
 import { A2AClientTransportError } from "./errors.ts"
@@ -172,11 +172,11 @@ export const withResume = (
       const events = source.pipe(
         Stream.filterMap((frame) => {
           const event = state.accept(frame, resumed)
-          if (event === undefined) return Option.none()
+          if (event === undefined) return Result.failVoid
           delivered++
-          return Option.some(event)
+          return Result.succeed(event)
         }),
-        Stream.catchAll((e) => {
+        Stream.catch((e) => {
           if (!isResumable(e)) return Stream.fail(e)
           dropped = e
           return Stream.empty

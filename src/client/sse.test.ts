@@ -1,4 +1,4 @@
-import { Chunk, Effect, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { invalidAnswerReason } from "./errors.ts"
 import { sseMessages } from "./sse.ts"
@@ -18,7 +18,7 @@ const body = (chunks: ReadonlyArray<Uint8Array | string>): ReadableStream<Uint8A
 const limits = { url: "http://127.0.0.1/test", idleTimeoutMs: 1_000, maxEventBytes: 1_024 }
 
 const read = (chunks: ReadonlyArray<Uint8Array | string>, maxEventBytes = limits.maxEventBytes) =>
-  Effect.runPromise(Stream.runCollect(sseMessages(body(chunks), { ...limits, maxEventBytes })).pipe(Effect.map(Chunk.toReadonlyArray)))
+  Effect.runPromise(Stream.runCollect(sseMessages(body(chunks), { ...limits, maxEventBytes })))
 
 describe("sseMessages", () => {
   it("reassembles events split anywhere, including inside a multi-byte character", async () => {

@@ -88,6 +88,6 @@ export const sseMessages = (
           })
         )
       ),
-      Stream.flattenIterables
+      Stream.flattenIterable
     )
   })

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { PushNotificationConfig, Task, TaskState } from "../../schemas/index.ts"
 import { PushSender, type PushSenderOptions } from "./delivery-queue.ts"
 import { makePushKeySet } from "./jwks.ts"
@@ -63,7 +64,7 @@ const states = (s: WebhookStub) => s.accepted.map((c) => (JSON.parse(c.body) as 
 const tags = (events: ReadonlyArray<PushEvent>) => events.map((e) => e._tag)
 
 describe("push delivery queue", () => {
-  it.scoped("delivers every state change in order, signed and verifiable once each", () =>
+  it.effect("delivers every state change in order, signed and verifiable once each", () =>
     Effect.gen(function*() {
       const hook = yield* stub()
       const { sender, log, keys, settle } = yield* setup()
@@ -88,7 +89,7 @@ describe("push delivery queue", () => {
       expect(delivered).toMatchObject({ taskId: "task-1", configId: "c1", url: `${hook.url}/hook`, attempt: 1, status: 200 })
     }))
 
-  it.scoped("a receiver that fails its first calls still gets everything, once each, in order", () =>
+  it.effect("a receiver that fails its first calls still gets everything, once each, in order", () =>
     Effect.gen(function*() {
       const hook = yield* stub((call) => (call.call <= 3 ? 503 : 204))
       const { sender, log, settle } = yield* setup()
@@ -106,7 +107,7 @@ describe("push delivery queue", () => {
       expect(new Set(jtis).size).toBe(hook.calls.length)
     }))
 
-  it.scoped("stops at the attempt bound with PushGaveUp, then moves on to the next snapshot", () =>
+  it.effect("stops at the attempt bound with PushGaveUp, then moves on to the next snapshot", () =>
     Effect.gen(function*() {
       const hook = yield* stub(() => 500)
       const { sender, log, settle } = yield* setup({ retry: { baseDelayMs: 100, maxDelayMs: 1000, maxAttempts: 3 } })
@@ -122,7 +123,7 @@ describe("push delivery queue", () => {
       ])
     }))
 
-  it.scoped("does not retry a webhook that rejects the notification (4xx)", () =>
+  it.effect("does not retry a webhook that rejects the notification (4xx)", () =>
     Effect.gen(function*() {
       const hook = yield* stub((call) => (call.call === 1 ? 401 : 200))
       const { sender, log, settle } = yield* setup()
@@ -135,7 +136,7 @@ describe("push delivery queue", () => {
       expect(log.events.find((e) => e._tag === "PushGaveUp")).toMatchObject({ reason: "rejected", status: 401, attempt: 1 })
     }))
 
-  it.scoped("refuses a redirect from the real receiver and never follows it", () =>
+  it.effect("refuses a redirect from the real receiver and never follows it", () =>
     Effect.gen(function*() {
       const elsewhere = yield* stub()
       const hook = yield* stub(() => ({ status: 307, headers: { location: `${elsewhere.url}/stolen` } }))
@@ -148,7 +149,7 @@ describe("push delivery queue", () => {
       expect(tags(log.events)).not.toContain("PushRetrying")
     }))
 
-  it.scoped("connects to the address the guard checked, and re-checks it on every delivery", () =>
+  it.effect("connects to the address the guard checked, and re-checks it on every delivery", () =>
     Effect.gen(function*() {
       const hook = yield* stub()
       let answer = ["127.0.0.1"]
@@ -166,7 +167,7 @@ describe("push delivery queue", () => {
       expect(log.events.find((e) => e._tag === "PushRefused")).toMatchObject({ reason: "private", state: "completed" })
     }))
 
-  it.scoped("refuses a token with CR/LF at delivery time without sending anything", () =>
+  it.effect("refuses a token with CR/LF at delivery time without sending anything", () =>
     Effect.gen(function*() {
       const hook = yield* stub()
       const { sender, log, settle } = yield* setup()
@@ -176,7 +177,7 @@ describe("push delivery queue", () => {
       expect(log.events.find((e) => e._tag === "PushRefused")).toMatchObject({ reason: "header-value" })
     }))
 
-  it.scoped("when a lane is full, coalesces to the latest snapshot and still delivers the terminal state", () =>
+  it.effect("when a lane is full, coalesces to the latest snapshot and still delivers the terminal state", () =>
     Effect.gen(function*() {
       let release: () => void = () => undefined
       const held = new Promise<number>((resolve) => (release = () => resolve(200)))
@@ -192,7 +193,7 @@ describe("push delivery queue", () => {
       expect(log.events.filter((e) => e._tag === "PushCoalesced").map((e) => e.state)).toEqual(["working", "input-required"])
     }))
 
-  it.scoped("keeps lanes independent: one in flight per task and config, each in order", () =>
+  it.effect("keeps lanes independent: one in flight per task and config, each in order", () =>
     Effect.gen(function*() {
       const a = yield* stub((call) => (call.call === 2 ? 503 : 200))
       const b = yield* stub()
@@ -212,7 +213,7 @@ describe("push delivery queue", () => {
       }
     }))
 
-  it.scoped("reports queue-full when every lane already holds only its latest snapshot", () =>
+  it.effect("reports queue-full when every lane already holds only its latest snapshot", () =>
     Effect.gen(function*() {
       let release: () => void = () => undefined
       const held = new Promise<number>((resolve) => (release = () => resolve(200)))
@@ -228,7 +229,7 @@ describe("push delivery queue", () => {
       expect(log.events.find((e) => e._tag === "PushGaveUp")).toMatchObject({ taskId: "t2", reason: "queue-full", attempt: 0 })
     }))
 
-  it.scoped("after shutdown, nothing more is sent", () =>
+  it.effect("after shutdown, nothing more is sent", () =>
     Effect.gen(function*() {
       const hook = yield* stub()
       const { sender, settle } = yield* setup()

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Clock, Duration, Effect, FiberSet, type Scope } from "effect"
+import { Clock, Duration, Effect, FiberSet, Latch, type Scope, Semaphore } from "effect"
 import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
 import { isSafeHeaderValue } from "./config-check.ts"
 import { LaneBook, type LaneItem } from "./lane-book.ts"
@@ -50,7 +50,7 @@ export interface PushSender {
   /** Completes when nothing is queued or in flight. */
   readonly idle: Effect.Effect<void>
   /** Stops taking work, waits up to `drain` (default 0) for the queue to empty, then interrupts the rest. */
-  readonly shutdown: (drain?: Duration.DurationInput) => Effect.Effect<void>
+  readonly shutdown: (drain?: Duration.Input) => Effect.Effect<void>
 }
 
 type Outcome =
@@ -66,14 +66,14 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
     const policy = yield* Effect.sync(() => retryPolicy(options.retry))
     const limits = options.limits ?? {}
     const book = new LaneBook({ perLane: Math.max(1, limits.perTaskConfig ?? 16), total: Math.max(1, limits.total ?? 10_000) })
-    const permits = yield* Effect.makeSemaphore(Math.max(1, limits.concurrency ?? 16))
+    const permits = yield* Semaphore.make(Math.max(1, limits.concurrency ?? 16))
     const fibers = yield* FiberSet.make<void, never>()
     const run = yield* FiberSet.runtime(fibers)<never>()
-    const idleLatch = yield* Effect.makeLatch(true)
+    const idleLatch = yield* Latch.make(true)
     const signer = options.signer ?? tokenOnlySigner
     const timeoutMs = options.timeoutMs ?? 10_000
     const sink = options.onEvent ?? (() => Effect.void)
-    const emit = (event: PushEvent) => Effect.catchAllCause(Effect.suspend(() => sink(event)), () => Effect.void)
+    const emit = (event: PushEvent) => Effect.catchCause(Effect.suspend(() => sink(event)), () => Effect.void)
     let closed = false
 
     const base = (item: LaneItem): PushEventBase => ({
@@ -96,7 +96,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
           catch: describe
         }).pipe(
           // The transport bounds itself; this guards against one that does not.
-          Effect.timeoutFail({ duration: Duration.millis(timeoutMs + 1000), onTimeout: () => "timed out" })
+          Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs + 1000), orElse: () => Effect.fail("timed out") })
         )
         const status = response.status
         switch (classifyStatus(status)) {
@@ -114,14 +114,14 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
             } as const
         }
       }).pipe(
-        Effect.catchAll((e): Effect.Effect<Outcome> =>
+        Effect.catch((e): Effect.Effect<Outcome> =>
           Effect.succeed(
             e instanceof WebhookRefused
               ? (e.transient ? { _tag: "retry", error: e.message } : { _tag: "refused", refusal: e })
               : { _tag: "retry", error: e }
           )
         ),
-        Effect.catchAllDefect((d) => Effect.succeed<Outcome>({ _tag: "retry", error: describe(d) }))
+        Effect.catchDefect((d) => Effect.succeed<Outcome>({ _tag: "retry", error: describe(d) }))
       )
 
     const deliver = (item: LaneItem) =>
@@ -159,7 +159,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         while (true) {
           const item = yield* Effect.sync(() => {
             const next = book.take(key)
-            if (next === undefined && book.size === 0) idleLatch.unsafeOpen()
+            if (next === undefined && book.size === 0) idleLatch.openUnsafe()
             return next
           })
           if (item === undefined) return
@@ -174,7 +174,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         if (closed) break
         const result = book.offer(task.id, config, task)
         if (result.start) {
-          idleLatch.unsafeClose()
+          idleLatch.closeUnsafe()
           run(runLane(result.key))
         }
         for (const item of result.superseded) events.push(PushEvent.PushCoalesced(base(item)))
@@ -186,12 +186,12 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
       if (events.length > 0) run(Effect.forEach(events, emit, { discard: true }))
     }
 
-    const shutdown = (drain: Duration.DurationInput = 0) =>
+    const shutdown = (drain: Duration.Input = 0) =>
       Effect.gen(function*() {
         closed = true
         yield* Effect.timeout(idleLatch.await, drain).pipe(Effect.ignore)
         yield* FiberSet.clear(fibers)
-        idleLatch.unsafeOpen()
+        idleLatch.openUnsafe()
       })
 
     return {

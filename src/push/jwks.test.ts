@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, TestClock } from "effect"
+import { Duration, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Task } from "../../schemas/index.ts"
 import { exportSigningKey, importSigningKey, makePushKeySet, type PushKeySet } from "./jwks.ts"
 import { makePushSigner } from "./signer.ts"
@@ -17,7 +18,7 @@ const sign = (keys: PushKeySet) =>
   }))
 
 // A receiver that reads the JWKS as published right now.
-const verifyNow = (keys: PushKeySet, input: Effect.Effect.Success<ReturnType<typeof sign>>) =>
+const verifyNow = (keys: PushKeySet, input: Effect.Success<ReturnType<typeof sign>>) =>
   Effect.flatMap(keys.jwks, (jwks) => makePushVerifier({ audience: hook, keys: { jwks } }).verify(input))
 
 const kids = (keys: PushKeySet) => Effect.map(keys.jwks, (d) => d.keys.map((k) => k.kid))

@@ -143,8 +143,8 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
         return yield* refuse("invalid-url", "the host name is longer than DNS allows (253 characters, 63 per label)")
       }
       const texts = literal !== undefined ? [host] : yield* Effect.tryPromise(() => options.resolve(host)).pipe(
-        Effect.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
-        Effect.catchAll(() => refuse("unresolvable", `${host} did not resolve`))
+        Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.fail("timeout" as const) }),
+        Effect.catch(() => refuse("unresolvable", `${host} did not resolve`))
       )
       const addresses: Array<IpAddress> = []
       for (const text of texts) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, TestClock } from "effect"
+import { Duration, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import type { Task } from "../../schemas/index.ts"
 import { jwksResponse, makePushKeySet } from "./jwks.ts"
 import { memoryReplayCache } from "./replay-cache.ts"

@@ -100,7 +100,7 @@ const fromJoseError = (e: unknown): NotificationRejected => {
   return reject("keys-unavailable", "the sender's keys could not be loaded")
 }
 
-const decodeTask = Schema.decodeUnknown(Schema.parseJson(Task))
+const decodeTask = Schema.decodeUnknownEffect(Schema.fromJsonString(Task))
 
 /**
  * Makes a verifier. Time comes from Effect's Clock (`TestClock` in tests).

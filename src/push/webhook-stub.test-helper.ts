@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Duration, Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import type { PushEvent } from "./push-events.ts"
 
 /** One request the stub received. */
@@ -92,14 +93,14 @@ export const eventLog = () => {
  */
 export const driveUntil = <A, E>(done: Effect.Effect<A, E>, waits: Array<number>, maxSteps = 2000) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.fork(done)
+    const fiber = yield* Effect.forkChild(done)
     for (let step = 0; step < maxSteps; step++) {
-      const exit = yield* Fiber.poll(fiber)
-      if (exit._tag === "Some") return yield* exit.value
+      const exit = fiber.pollUnsafe()
+      if (exit !== undefined) return yield* exit
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
       const wait = waits.shift()
       if (wait !== undefined) yield* TestClock.adjust(Duration.millis(wait))
     }
     yield* Fiber.interrupt(fiber)
-    return yield* Effect.dieMessage("driveUntil: the queue did not settle in time")
+    return yield* Effect.die("driveUntil: the queue did not settle in time")
   })

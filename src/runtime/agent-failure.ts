@@ -25,9 +25,8 @@ const clean = (text: string): string => {
  * is not described at all, since its text may carry internals; the server log has it.
  */
 export const agentFailureText = (cause: Cause.Cause<unknown>): string => {
-  const failure = Cause.failureOption(cause)
+  const failure = Cause.findErrorOption(cause)
   if (Option.isSome(failure)) return `The agent failed: ${clean(describe(failure.value))}`
-  const defect = Cause.dieOption(cause)
-  if (Option.isSome(defect)) return "The agent crashed; the details are in the server log."
+  if (Cause.hasDies(cause)) return "The agent crashed; the details are in the server log."
   return "The agent was interrupted before finishing the task."
 }

@@ -1,4 +1,6 @@
-import { Chunk, Effect, Option, Stream } from "effect"
+import { Cause, Effect, Stream } from "effect"
+import type { Array as Arr } from "effect"
+import { waitForWake } from "./wake.ts"
 
 /** One event of a task's log with its per-task sequence number (1-based, increasing, no gaps). */
 export interface Sequenced<E> {
@@ -95,42 +97,45 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
   const append = (event: E): Sequenced<E> | undefined => {
     if (isClosed) return undefined
     ring[last % window] = event
-    last++
+    const seq = ++last
     wakeAll()
-    return { seq: last, event }
+    return { seq, event }
   }
 
   const oldestRetained = () => Math.max(1, last - window + 1)
 
-  const pullFor = (sub: Subscriber): Effect.Effect<Chunk.Chunk<Sequenced<E>>, Option.Option<never>> => {
-    const pull: Effect.Effect<Chunk.Chunk<Sequenced<E>>, Option.Option<never>> = Effect.suspend(() => {
+  /** The events after the subscriber's cursor as one chunk, waiting for one when there is none yet. */
+  const pullFor = (sub: Subscriber): Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> => {
+    // Wakes are resumed on the reader's scheduler (wake.ts): an append never runs its readers inline, and
+    // every event appended before the reader runs arrives in its next chunk.
+    const unpark = Effect.sync(() => {
+      if (sub.wake !== undefined) {
+        sub.wake = undefined
+        waiting--
+      }
+    })
+    const parked = waitForWake((wake) => {
+      sub.wake = () => wake(Effect.void)
+      waiting++
+      return unpark
+    })
+    const pull: Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> = Effect.suspend(() => {
       const behind = last - sub.cursor
       if (behind > 0) {
         if (behind > sub.maxLag || sub.cursor + 1 < oldestRetained()) {
           sub.cursor = last
-          return Effect.succeed(Chunk.of<Sequenced<E>>({ seq: last, event: options.snapshot() }))
+          return Effect.succeed([{ seq: last, event: options.snapshot() }])
         }
         const out = new Array<Sequenced<E>>(behind)
         const from = sub.cursor
         for (let i = 0; i < behind; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
         sub.cursor = last
-        return Effect.succeed(Chunk.unsafeFromArray(out))
+        return Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<Sequenced<E>>)
       }
-      if (isClosed) return Effect.fail(Option.none())
-      return Effect.zipRight(
-        Effect.async<void>((resume) => {
-          sub.wake = () => resume(Effect.void)
-          waiting++
-          return Effect.sync(() => {
-            if (sub.wake !== undefined) {
-              sub.wake = undefined
-              waiting--
-            }
-          })
-        }),
-        pull
-      )
+      if (isClosed) return Cause.done()
+      return parkThenPull
     })
+    const parkThenPull = Effect.andThen(parked, pull)
     return pull
   }
 
@@ -141,7 +146,7 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
       const canReplay = after !== undefined && after >= 0 && after <= last && after + 1 >= oldestRetained()
       const sub: Subscriber = { cursor: canReplay ? after : last, maxLag, wake: undefined }
       subs.add(sub)
-      const live = Stream.repeatEffectChunkOption(pullFor(sub))
+      const live = Stream.fromPull(Effect.succeed(pullFor(sub)))
       // The snapshot is taken in the same synchronous step that fixes the cursor, so they agree.
       const body = canReplay ? live : Stream.concat(Stream.succeed({ seq: last, event: options.snapshot() }), live)
       return Stream.ensuring(body, Effect.sync(() => subs.delete(sub)))

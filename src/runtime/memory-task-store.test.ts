@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, TestClock } from "effect"
+import { Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
 import { runTaskStoreSuite, sampleTask } from "./task-store-suite.ts"
 
 runTaskStoreSuite("memory", () => makeMemoryTaskStore())
 
 describe("memory task store bounds", () => {
-  it.scoped("drops terminal tasks after their time to live, keeps running ones", () =>
+  it.effect("drops terminal tasks after their time to live, keeps running ones", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
       yield* store.put({ task: sampleTask("done", "completed"), owner: "a", pushConfigs: [] }, 0)
@@ -21,7 +22,7 @@ describe("memory task store bounds", () => {
       expect(Option.isSome(yield* store.get("busy"))).toBe(true)
     }))
 
-  it.scoped("evicts the oldest terminal tasks beyond the bound and never a running one", () =>
+  it.effect("evicts the oldest terminal tasks beyond the bound and never a running one", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ maxTerminalTasks: 2 })
       yield* store.put({ task: sampleTask("run"), owner: "a", pushConfigs: [] }, 0)
@@ -33,7 +34,7 @@ describe("memory task store bounds", () => {
       expect(ids).toEqual(["d2", "d3", "run"])
     }))
 
-  it.scoped("restarts the time to live of a terminal task that is written again", () =>
+  it.effect("restarts the time to live of a terminal task that is written again", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
       yield* store.put({ task: sampleTask("a", "completed"), owner: "a", pushConfigs: [] }, 0)
@@ -45,7 +46,7 @@ describe("memory task store bounds", () => {
       expect(Option.isNone(yield* store.get("b"))).toBe(true)
     }))
 
-  it.scoped("keeps a context owned while it has tasks, then for the time to live", () =>
+  it.effect("keeps a context owned while it has tasks, then for the time to live", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds" })
       yield* store.put({ task: sampleTask("t", "completed", "ctx-a"), owner: "alice", pushConfigs: [] }, 0)
@@ -62,7 +63,7 @@ describe("memory task store bounds", () => {
       expect(yield* store.claimContext("only-claimed", "bob")).toBe("bob")
     }))
 
-  it.scoped("keeps the contexts of running tasks however old, and bounds idle ones", () =>
+  it.effect("keeps the contexts of running tasks however old, and bounds idle ones", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "10 seconds", maxTerminalTasks: 2 })
       yield* store.put({ task: sampleTask("run", "working", "ctx-run"), owner: "alice", pushConfigs: [] }, 0)

@@ -17,9 +17,9 @@ export interface MemoryTaskStoreOptions {
    * stays its owner's while a task of it is stored, and for this long after its last task went or its
    * last claim (at most `maxTerminalTasks` such idle contexts are kept, the oldest go first).
    */
-  readonly terminalTtl?: Duration.DurationInput
+  readonly terminalTtl?: Duration.Input
   /** How often expired tasks are swept when nobody touches the store. Default: the TTL, at most 1 minute. */
-  readonly sweepInterval?: Duration.DurationInput
+  readonly sweepInterval?: Duration.Input
 }
 
 /** The in-memory store with its size, for tests and metrics. */
@@ -37,7 +37,7 @@ export const makeMemoryTaskStore = (
 ): Effect.Effect<MemoryTaskStore, never, Scope.Scope> =>
   Effect.gen(function*() {
     const maxTerminal = Math.max(0, options.maxTerminalTasks ?? 10_000)
-    const ttl = Duration.toMillis(Duration.decode(options.terminalTtl ?? Duration.hours(1)))
+    const ttl = Duration.toMillis(Duration.fromInputUnsafe(options.terminalTtl ?? Duration.hours(1)))
     const sweepEvery = options.sweepInterval ?? Duration.millis(Math.max(1, Math.min(ttl, 60_000)))
     const records = new Map<string, TaskRecord>()
     const contexts = makeContextOwners({ ttlMs: ttl, maxIdle: maxTerminal })
@@ -148,7 +148,7 @@ export const makeMemoryTaskStore = (
     )
 
     const store: MemoryTaskStore = {
-      get: (id) => withNow(() => Option.fromNullable(records.get(id))),
+      get: (id) => withNow(() => Option.fromNullishOr(records.get(id))),
       put,
       list: (filter) =>
         withNow(() => [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { makeEventLog } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 
@@ -10,15 +11,15 @@ const paced = () => {
   const { everRead, log, pace } = pacedLog(inner, 16, 1_000)
   /** Appends `n` events, taking the pause point after each, as the task host does. */
   const produce = (n: number) =>
-    Effect.forEach(Array.from({ length: n }), () => Effect.zipRight(Effect.sync(() => log.append(++state)), pace), { discard: true })
+    Effect.forEach(Array.from({ length: n }), () => Effect.andThen(Effect.sync(() => log.append(++state)), pace), { discard: true })
   return { everRead, log, produce }
 }
 
 /** Lets every other fiber run until none has work left (no sleeps: scheduling only). */
-const settle = Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow(), { discard: true })
+const settle = Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow, { discard: true })
 
 describe("pacedLog", () => {
-  it.scoped("never waits without readers", () =>
+  it.effect("never waits without readers", () =>
     Effect.gen(function*() {
       const { everRead, log, produce } = paced()
       yield* produce(1_000)
@@ -26,20 +27,20 @@ describe("pacedLog", () => {
       expect(everRead()).toBe(false)
     }))
 
-  it.scoped("holds the producer at 3/4 of the window until the reader is back under 1/2, so it misses nothing", () =>
+  it.effect("holds the producer at 3/4 of the window until the reader is back under 1/2, so it misses nothing", () =>
     Effect.gen(function*() {
       const { everRead, log, produce } = paced()
       const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
       yield* produce(1)
-      const got: Array<number> = Chunk.toArray(yield* pull).map((e) => e.seq)
-      const producer = yield* Effect.fork(produce(99))
+      const got: Array<number> = (yield* pull).map((e) => e.seq)
+      const producer = yield* Effect.forkChild(produce(99))
       yield* settle
       // a lag of 12 (3/4 of 16) is allowed; the event that makes it 13 makes the producer wait
       expect(log.lastSeq()).toBe(14)
-      expect(producer.unsafePoll()).toBeNull()
+      expect(producer.pollUnsafe()).toBeUndefined()
       expect(everRead()).toBe(true)
       while (got.length < 100) {
-        for (const e of Chunk.toArray(yield* pull)) got.push(e.seq)
+        for (const e of yield* pull) got.push(e.seq)
         yield* settle
       }
       yield* Fiber.join(producer)
@@ -47,13 +48,13 @@ describe("pacedLog", () => {
       expect(got).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
     }))
 
-  it.scoped("abandons a reader that makes no progress for the bound, then never waits for it again", () =>
+  it.effect("abandons a reader that makes no progress for the bound, then never waits for it again", () =>
     Effect.gen(function*() {
       const { log, produce } = paced()
       const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
       yield* produce(1)
       yield* pull
-      const producer = yield* Effect.fork(produce(999))
+      const producer = yield* Effect.forkChild(produce(999))
       yield* settle
       expect(log.lastSeq()).toBe(14)
       yield* TestClock.adjust("999 millis")
@@ -63,6 +64,6 @@ describe("pacedLog", () => {
       yield* Fiber.join(producer)
       expect(log.lastSeq()).toBe(1_000)
       // the abandoned reader gets the snapshot resync, then live events
-      expect(Chunk.toArray(yield* pull)).toEqual([{ seq: 1_000, event: "snapshot@1000" }])
+      expect(yield* pull).toEqual([{ seq: 1_000, event: "snapshot@1000" }])
     }))
 })

@@ -8,8 +8,9 @@
  * A reader that makes no progress for `stallMs` is abandoned: it is no longer waited for, and falls
  * back to the log's snapshot resync. So the agent is never held more than `stallMs` per reader.
  */
-import { Chunk, Clock, Effect, Stream } from "effect"
-import type { EventLog, Sequenced } from "./event-log.ts"
+import { Clock, Effect, Stream } from "effect"
+import type { EventLog } from "./event-log.ts"
+import { waitForWake } from "./wake.ts"
 
 /** Where one live reader stands. */
 interface Reader {
@@ -62,9 +63,9 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
       readers.add(reader)
       return log.subscribe(options).pipe(
         // Per chunk, not per event: the log hands every available event over in one chunk.
-        Stream.mapChunks((chunk) => {
-          const last: Sequenced<E> | undefined = Chunk.isNonEmpty(chunk) ? Chunk.unsafeLast(chunk) : undefined
-          if (last !== undefined && last.seq > reader.seq) {
+        Stream.mapArray((chunk) => {
+          const last = chunk[chunk.length - 1]!
+          if (last.seq > reader.seq) {
             reader.seq = last.seq
             wake()
           }
@@ -78,8 +79,9 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     })
   }
 
-  const nextProgress = Effect.async<void>((resume) => {
-    const w = () => resume(Effect.void)
+  // Resumed on the producer's scheduler (wake.ts): a reader's progress never runs the agent inline.
+  const nextProgress = waitForWake((wakeMe) => {
+    const w = () => wakeMe(Effect.void)
     wakers.push(w)
     return Effect.sync(() => {
       wakers = wakers.filter((x) => x !== w)
@@ -99,7 +101,7 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
         slow.abandoned = true
         return catchUp(undefined)
       }
-      return Effect.zipRight(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
+      return Effect.andThen(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
     })
 
   const pace = Effect.suspend(() => {

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
 import { TaskStoreFailure } from "./task-store.ts"
 import type { TaskStore, VersionConflict } from "./task-store.ts"
+import { waitForWake } from "./wake.ts"
 
 /** Options of {@link persistTask}. */
 export interface PersistOptions {
@@ -78,7 +79,7 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
       )
     })
   const logged = (effect: Effect.Effect<void, TaskStoreFailure | VersionConflict>) =>
-    Effect.catchAll(effect, (failure) =>
+    Effect.catch(effect, (failure) =>
       failure._tag === "VersionConflict"
         ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
         : Effect.logError("task store write failed", failure))
@@ -119,8 +120,9 @@ const makeMutex = () => {
     else next() // the lock passes straight to the next in line
   }
   const unlock = Effect.sync(unlockNow)
-  // Made on first contention only: most hosts never wait for their own lock.
-  const waitTurn = () => Effect.async<void>((resume) => {
+  // Made on first contention only: most hosts never wait for their own lock. The next in line resumes on
+  // its own scheduler (wake.ts), not inside the previous holder's release.
+  const waitTurn = () => waitForWake((resume) => {
     let handed = false
     const turn = () => {
       handed = true
@@ -140,7 +142,7 @@ const makeMutex = () => {
           busy = true
           return Effect.ensuring(restore(effect), unlock)
         }
-        return Effect.zipRight(restore(waitTurn()), Effect.ensuring(restore(effect), unlock))
+        return Effect.andThen(restore(waitTurn()), Effect.ensuring(restore(effect), unlock))
       })
     )
 }

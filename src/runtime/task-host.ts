@@ -1,4 +1,4 @@
-import { Cause, Clock, Deferred, Effect, Either, Exit, Fiber, FiberId, Option, Schedule } from "effect"
+import { Cause, Clock, Effect, Exit, Fiber, Option, Result, Schedule } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
@@ -15,6 +15,7 @@ import { makeEventLog } from "./event-log.ts"
 import type { EventLog } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
+import { waitForWake } from "./wake.ts"
 import type { TaskStore } from "./task-store.ts"
 
 /** A Task state change, as observed through `TaskRuntime.onTaskChange`. */
@@ -40,7 +41,7 @@ export interface HostEnv {
    * Starts a run of the agent in a fiber of its own, owned by the runtime (closing the runtime interrupts it).
    * `inline`: the fiber's first synchronous steps run before `spawn` returns, instead of on the next tick.
    */
-  readonly spawn: (program: Effect.Effect<void, unknown>, inline: boolean) => Effect.Effect<Fiber.RuntimeFiber<void, unknown>>
+  readonly spawn: (program: Effect.Effect<void, unknown>, inline: boolean) => Effect.Effect<Fiber.Fiber<void, unknown>>
   /** Called when the host no longer serves its task (terminal and stored, or answered with a Message). */
   readonly release: (taskId: string) => void
   /** When to try again to store a terminal Task whose write failed (until it succeeds). */
@@ -108,6 +109,12 @@ export interface TaskHost {
 const artifactRefused = (r: TransitionRefused) =>
   new TaskActionRefused({ action: "artifact", state: r.from, reason: r.reason, message: r.message })
 
+/** A `requestInput`/`requestAuth` waiting for its answer (kept when the answer comes before the wait). */
+interface InputWaiter {
+  answer: Message | undefined
+  wake: ((answer: Message) => void) | undefined
+}
+
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 /** Creates the host of a new task; the agent runs once `run` is called. */
@@ -133,8 +140,8 @@ export const makeTaskHost = (
     let released = false
     // A run is active from its start until onRunEnd; the fiber is known only once spawn returns.
     let running = false
-    let runFiber: Fiber.RuntimeFiber<void, unknown> | undefined
-    let inputWaiter: Deferred.Deferred<Message> | undefined
+    let runFiber: Fiber.Fiber<void, unknown> | undefined
+    let inputWaiter: InputWaiter | undefined
     // Messages that arrived while a run was going and nobody waited for input: the agent takes them with
     // `receive`/`tryReceive` (in order), or the next run of `execute` starts with the first of them.
     const inbox: Array<RunInput> = []
@@ -192,7 +199,7 @@ export const makeTaskHost = (
     const retryStore = (firstFailure: unknown): Effect.Effect<void> => {
       let attempts = 1
       const what = () => `task ${taskId} ended ${state()} but its record is not stored`
-      return Effect.zipRight(
+      return Effect.andThen(
         Effect.logError(`${what()}; retrying with backoff`, firstFailure),
         persist.flush.pipe(
           Effect.tapError((failure) => {
@@ -206,11 +213,11 @@ export const makeTaskHost = (
             onFailure: () => Effect.void,
             onSuccess: () =>
               Effect.logInfo(`task ${taskId} stored after ${attempts + 1} attempts`).pipe(
-                Effect.zipRight(Effect.sync(() => {
+                Effect.andThen(Effect.sync(() => {
                   retrying = false
                   env.storeHealth.unstoredTasks--
                 })),
-                Effect.zipRight(forget)
+                Effect.andThen(forget)
               )
           }),
           Effect.onInterrupt(() => Effect.logError(`${what()}: the runtime stopped before the store took it`))
@@ -220,7 +227,7 @@ export const makeTaskHost = (
     const storeFinal = Effect.suspend(() =>
       retrying
         ? Effect.void
-        : Effect.catchAll(Effect.zipRight(persist.flush, forget), (failure) =>
+        : Effect.catch(Effect.andThen(persist.flush, forget), (failure) =>
           Effect.suspend(() => {
             if (retrying || forgotten) return Effect.void
             retrying = true
@@ -263,7 +270,7 @@ export const makeTaskHost = (
         if (refusal !== undefined) return Effect.fail(refusal)
         // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
         if (event.type === "artifact") return pace
-        return event.type === "status" ? Effect.zipRight(persistAndMaybeForget, pace) : persistAndMaybeForget
+        return event.type === "status" ? Effect.andThen(persistAndMaybeForget, pace) : persistAndMaybeForget
       })
 
     const refused = (action: string) => (r: TransitionRefused) =>
@@ -277,8 +284,8 @@ export const makeTaskHost = (
       new TaskActionRefused({ action, state: replied !== undefined ? "completed" : materialized ? state() : "pending", reason: "invalid-output", message: problem })
 
     /** The agent's message checked against the wire schema (see agent-output.ts), or the refusal. */
-    const checkedMessage = (action: string, input: MessageInput): Either.Either<Message, TaskActionRefused> =>
-      Either.mapLeft(agentMessageOf(input, { taskId, contextId }), (problem) => invalidOutput(action, problem))
+    const checkedMessage = (action: string, input: MessageInput): Result.Result<Message, TaskActionRefused> =>
+      Result.mapError(agentMessageOf(input, { taskId, contextId }), (problem) => invalidOutput(action, problem))
 
     /** A status change as a literal: spreading a temporary `{ message }` into it cost an allocation and a slow copy per action. */
     const statusEvent = <T extends "status" | "complete" | "fail" | "reject" | "requestInput" | "requestAuth">(
@@ -295,9 +302,9 @@ export const makeTaskHost = (
         Effect.flatMap(isoNow, (ts) => {
           if (input === undefined) return Effect.mapError(apply(statusEvent(type, ts, undefined)), onRefused)
           const message = checkedMessage(action, input)
-          return Either.isLeft(message)
-            ? Effect.fail(message.left)
-            : Effect.mapError(apply(statusEvent(type, ts, message.right)), onRefused)
+          return Result.isFailure(message)
+            ? Effect.fail(message.failure)
+            : Effect.mapError(apply(statusEvent(type, ts, message.success)), onRefused)
         })
     }
 
@@ -305,23 +312,33 @@ export const makeTaskHost = (
       Effect.flatMap(isoNow, (ts) =>
         Effect.suspend(() => {
           const question = checkedMessage(type, input)
-          if (Either.isLeft(question)) return Effect.fail(question.left)
+          if (Result.isFailure(question)) return Effect.fail(question.failure)
           // The waiter exists before the state becomes visible, so no answer can slip past it.
-          const waiter = Deferred.unsafeMake<Message>(FiberId.none)
+          const waiter: InputWaiter = { answer: undefined, wake: undefined }
           const previous = inputWaiter
           inputWaiter = waiter
-          const refusal = applySync(statusEvent(type, ts, question.right))
+          const refusal = applySync(statusEvent(type, ts, question.success))
           if (refusal !== undefined) {
             inputWaiter = previous
             return Effect.fail(refused(type)(refusal))
           }
-          return Effect.zipRight(persist.write, Deferred.await(waiter)).pipe(
+          return Effect.andThen(persist.write, awaitAnswer(waiter)).pipe(
             Effect.onInterrupt(() =>
               Effect.sync(() => {
                 if (inputWaiter === waiter) inputWaiter = undefined
               })
             )
           )
+        }))
+
+    /** The answer for `waiter`: at once when it came already, else when `resume` hands it over. */
+    const awaitAnswer = (waiter: InputWaiter): Effect.Effect<Message> =>
+      Effect.suspend(() =>
+        waiter.answer !== undefined ? Effect.succeed(waiter.answer) : waitForWake<Message>((wake) => {
+          waiter.wake = (answer) => wake(Effect.succeed(answer))
+          return Effect.sync(() => {
+            waiter.wake = undefined
+          })
         }))
 
     const receive = (): Effect.Effect<Message, TaskActionRefused> =>
@@ -331,7 +348,7 @@ export const makeTaskHost = (
         if (released) {
           return Effect.fail(new TaskActionRefused({ action: "receive", state: replied !== undefined ? "completed" : state(), reason: "terminal", message: "the task has ended: no message will come" }))
         }
-        return Effect.async<Message, TaskActionRefused>((resume) => {
+        return waitForWake<Message, TaskActionRefused>((resume) => {
           const receiver = (input: RunInput | undefined) =>
             resume(input === undefined
               ? Effect.fail(new TaskActionRefused({ action: "receive", state: state(), reason: "terminal", message: "the task ended while waiting for a message" }))
@@ -344,7 +361,7 @@ export const makeTaskHost = (
       })
 
     const tryReceive = (): Effect.Effect<Option.Option<Message>> =>
-      Effect.sync(() => Option.map(Option.fromNullable(inbox.shift()), (input) => input.message))
+      Effect.sync(() => Option.map(Option.fromNullishOr(inbox.shift()), (input) => input.message))
 
     const replyRefusal = () =>
       materialized || replied !== undefined
@@ -367,8 +384,8 @@ export const makeTaskHost = (
       artifact: (parts, options = {}) =>
         Effect.suspend(() => {
           const chunk = artifactChunkOf(parts, options)
-          if (Either.isLeft(chunk)) return Effect.fail(invalidOutput("artifact", chunk.left))
-          const { append, artifact, lastChunk } = chunk.right
+          if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.failure))
+          const { append, artifact, lastChunk } = chunk.success
           return Effect.mapError(
             apply({
               type: "artifact",
@@ -391,11 +408,11 @@ export const makeTaskHost = (
           const refusal = replyRefusal()
           if (refusal !== undefined) return Effect.fail(refusal)
           const checked = checkedMessage("reply", input)
-          if (Either.isLeft(checked)) return Effect.fail(checked.left)
-          const { taskId: _omit, ...message } = checked.right
+          if (Result.isFailure(checked)) return Effect.fail(checked.failure)
+          const { taskId: _omit, ...message } = checked.success
           // No task record will carry the context the reply names: claim it for the owner explicitly.
-          return Effect.zipRight(
-            Effect.catchAll(env.store.claimContext(contextId, owner), (failure) =>
+          return Effect.andThen(
+            Effect.catch(env.store.claimContext(contextId, owner), (failure) =>
               Effect.logError(`context ${contextId} of a reply could not be recorded as ${owner}'s`, failure)),
             Effect.suspend(() => {
               const late = replyRefusal()
@@ -437,22 +454,22 @@ export const makeTaskHost = (
         if (next !== undefined) return begin(next, false)
         if (env.agent.onReturn === "keep") return runEnded
         const refusal = applySync({ type: "complete", timestamp })
-        return refusal === undefined ? Effect.zipRight(persistAndMaybeForget, runEnded) : runEnded
+        return refusal === undefined ? Effect.andThen(persistAndMaybeForget, runEnded) : runEnded
       }))
 
     /** Decides the task's end from how a run of `execute` ended, when the agent did not. */
     const onRunEnd = (exit: Exit.Exit<void, unknown>): Effect.Effect<void> => {
-      if (replied !== undefined || isTerminal(state())) return inbox.length === 0 ? runEnded : Effect.zipRight(warnUnread, runEnded)
+      if (replied !== undefined || isTerminal(state())) return inbox.length === 0 ? runEnded : Effect.andThen(warnUnread, runEnded)
       if (Exit.isSuccess(exit)) {
         materialize()
         return afterReturn()
       }
-      const warn = Cause.isInterruptedOnly(exit.cause) ? Effect.void : Effect.logWarning("agent execute failed", exit.cause)
+      const warn = Cause.hasInterruptsOnly(exit.cause) ? Effect.void : Effect.logWarning("agent execute failed", exit.cause)
       const text = agentFailureText(exit.cause)
       return warn.pipe(
-        Effect.zipRight(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "fail", timestamp, ...agentMessage(text) })))),
-        Effect.zipRight(warnUnread),
-        Effect.zipRight(runEnded)
+        Effect.andThen(Effect.ignore(Effect.flatMap(isoNow, (timestamp) => apply({ type: "fail", timestamp, ...agentMessage(text) })))),
+        Effect.andThen(warnUnread),
+        Effect.andThen(runEnded)
       )
     }
 
@@ -481,9 +498,12 @@ export const makeTaskHost = (
           if (refusal !== undefined) return Effect.fail(refusal)
           const waiter = inputWaiter
           inputWaiter = undefined
-          if (waiter !== undefined) Deferred.unsafeDone(waiter, Exit.succeed(input.message))
+          if (waiter !== undefined) {
+            waiter.answer = input.message
+            waiter.wake?.(input.message)
+          }
           // No run in progress (the last one returned while waiting): this message starts a new one.
-          if (!running) return Effect.zipRight(persist.write, run(input))
+          if (!running) return Effect.andThen(persist.write, run(input))
           // A run is going and did not ask for input: the message waits for the agent (never dropped).
           if (waiter === undefined) {
             const receiver = receivers.shift()
@@ -505,11 +525,12 @@ export const makeTaskHost = (
           // Interrupting the run waits for the agent's finalizers; a cancel from inside the run cannot wait for itself.
           const stop = fiber === undefined
             ? Effect.void
-            : Effect.fiberIdWith((self) => (self === fiber.id() ? Effect.void : Fiber.interrupt(fiber)))
-          return Effect.as(Effect.zipRight(stop, persistAndMaybeForget), taskOf(snapshot))
+            : Effect.flatMap(Effect.fiberId, (self) => (self === fiber.id ? Effect.void : Fiber.interrupt(fiber)))
+          return Effect.as(Effect.andThen(stop, persistAndMaybeForget), taskOf(snapshot))
         }))
 
-    const changed = Effect.async<void>((resume) => {
+    // Resumed on the waiter's scheduler (wake.ts): the change's step (its store write included) ends first.
+    const changed = waitForWake((resume) => {
       const w = () => resume(Effect.void)
       waiters.push(w)
       return Effect.sync(() => {
@@ -517,7 +538,7 @@ export const makeTaskHost = (
       })
     })
     const awaitUntil = (done: () => boolean): Effect.Effect<void> => {
-      const loop: Effect.Effect<void> = Effect.suspend(() => (done() ? Effect.void : Effect.zipRight(changed, loop)))
+      const loop: Effect.Effect<void> = Effect.suspend(() => (done() ? Effect.void : Effect.andThen(changed, loop)))
       return loop
     }
 

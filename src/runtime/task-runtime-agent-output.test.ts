@@ -3,7 +3,7 @@
  * refused with TaskActionRefused (reason "invalid-output") and changes nothing.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Schema, Stream } from "effect"
+import { Effect, Schema, Stream } from "effect"
 import type { Message, Part, Task } from "../../schemas/index.ts"
 import { StreamResult } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
@@ -37,7 +37,7 @@ const invalidActions = (ctx: TaskContext): Record<string, Effect.Effect<unknown,
 })
 
 describe("TaskRuntime, agent output that is not valid A2A", () => {
-  it.scoped("refuses every action carrying it, with a reason saying what is wrong, and changes nothing", () =>
+  it.effect("refuses every action carrying it, with a reason saying what is wrong, and changes nothing", () =>
     Effect.gen(function*() {
       const refusals: Record<string, string> = {}
       const runtime = yield* TaskRuntime.make(Agent.make({
@@ -52,7 +52,7 @@ describe("TaskRuntime, agent output that is not valid A2A", () => {
             yield* ctx.complete("done")
           })
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("go") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("go") }, alice))
       expect(Object.keys(refusals)).toHaveLength(9)
       for (const text of Object.values(refusals)) expect(text).toMatch(/^TaskActionRefused\/invalid-output: (message|artifact)/)
       expect(refusals["artifactMetadata"]).toContain("metadata.n: a bigint is not a JSON value")
@@ -65,11 +65,11 @@ describe("TaskRuntime, agent output that is not valid A2A", () => {
       for (const { event } of events) expect(() => Schema.encodeSync(StreamResult)(event)).not.toThrow()
     }))
 
-  it.scoped("fails the task with that reason when the agent does not handle the refusal", () =>
+  it.effect("fails the task with that reason when the agent does not handle the refusal", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(Agent.make({
         card: testCard(),
-        execute: (ctx) => Effect.zipRight(ctx.working(), ctx.artifact("x", { metadata: { when: new Date(0) } }))
+        execute: (ctx) => Effect.andThen(ctx.working(), ctx.artifact("x", { metadata: { when: new Date(0) } }))
       }))
       const task = asTask(yield* runtime.send({ message: userMessage("go") }, alice))
       expect(task.status.state).toBe("failed")
@@ -78,7 +78,7 @@ describe("TaskRuntime, agent output that is not valid A2A", () => {
       )
     }))
 
-  it.scoped("refuses an invalid reply and answers with a task instead", () =>
+  it.effect("refuses an invalid reply and answers with a task instead", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(Agent.make({
         card: testCard(),

@@ -62,7 +62,7 @@ const contextOf = (r: Task | Message): string => {
 }
 
 describe("TaskRuntime conversation contexts", () => {
-  it.scoped("starts another principal's message naming a context in a fresh context of its own", () =>
+  it.effect("starts another principal's message naming a context in a fresh context of its own", () =>
     Effect.gen(function*() {
       const { runtime, seen } = yield* runtimeWith()
       const first = yield* runtime.send({ message: userMessage("my secret", { contextId: "shared" }) }, alice)
@@ -80,7 +80,7 @@ describe("TaskRuntime conversation contexts", () => {
       expect(seen[3]?.memory).toEqual(["what was said?"])
     }))
 
-  it.scoped("protects contexts the server generated, for tasks and for direct replies", () =>
+  it.effect("protects contexts the server generated, for tasks and for direct replies", () =>
     Effect.gen(function*() {
       const { runtime, seen } = yield* runtimeWith()
       for (const text of ["task secret", "reply secret"]) {
@@ -93,7 +93,7 @@ describe("TaskRuntime conversation contexts", () => {
       }
     }))
 
-  it.scoped("keeps a context its owner's once the task is finished and the runtime that ran it is gone", () =>
+  it.effect("keeps a context its owner's once the task is finished and the runtime that ran it is gone", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore()
       const before = yield* runtimeWith(store)
@@ -104,7 +104,7 @@ describe("TaskRuntime conversation contexts", () => {
       expect(contextOf(yield* after.runtime.send({ message: userMessage("mine", { contextId: owned }) }, alice))).toBe(owned)
     }))
 
-  it.scoped("keeps a client-chosen context nobody owns, for the client that named it", () =>
+  it.effect("keeps a client-chosen context nobody owns, for the client that named it", () =>
     Effect.gen(function*() {
       const { runtime } = yield* runtimeWith()
       expect(contextOf(yield* runtime.send({ message: userMessage("x", { contextId: "ctx-mine" }) }, bob))).toBe("ctx-mine")

@@ -4,7 +4,7 @@
  * `execute` with it as `ctx.message`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Logger, Option, Stream } from "effect"
+import { Deferred, Effect, Fiber, Logger, Option, Stream } from "effect"
 import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -23,12 +23,12 @@ const asTask = (r: Task | Message): Task => {
 /** Waits (fiber turns, no clock) until the task's history holds `n` messages. */
 const historyReaches = (runtime: Runtime, id: string, n: number): Effect.Effect<void> =>
   Effect.flatMap(Effect.orDie(runtime.get({ id }, alice)), (task) =>
-    (task.history?.length ?? 0) >= n ? Effect.void : Effect.zipRight(Effect.yieldNow(), historyReaches(runtime, id, n)))
+    (task.history?.length ?? 0) >= n ? Effect.void : Effect.andThen(Effect.yieldNow, historyReaches(runtime, id, n)))
 
 /** The task's final state and status text, read by resubscribing until its stream ends. */
 const finalOf = (runtime: Runtime, id: string) =>
   Effect.map(Effect.flatMap(runtime.resubscribe({ id }, alice), Stream.runCollect), (events) => {
-    const last = Chunk.toArray(events).at(-1)!.event
+    const last = events.at(-1)!.event
     const status = last.kind === "task" || last.kind === "status-update" ? last.status : undefined
     return { state: status?.state, text: status?.message === undefined ? undefined : messageText(status.message) }
   })
@@ -44,10 +44,10 @@ const followUp = (runtime: Runtime, id: string, text: string, mode: Mode, gate: 
   Effect.gen(function*() {
     const message = userMessage(text, { taskId: id })
     if (mode === "streaming") {
-      const events = yield* Effect.fork(Effect.flatMap(runtime.stream({ message }, alice), Stream.runCollect))
+      const events = yield* Effect.forkChild(Effect.flatMap(runtime.stream({ message }, alice), Stream.runCollect))
       yield* historyReaches(runtime, id, 3)
       yield* Deferred.succeed(gate, undefined)
-      const last = Chunk.toArray(yield* Fiber.join(events)).at(-1)!.event
+      const last = (yield* Fiber.join(events)).at(-1)!.event
       if (last.kind !== "status-update") throw new Error(`stream ended with ${last.kind}`)
       expect(last.final).toBe(true)
       return { state: last.status.state, text: last.status.message === undefined ? undefined : messageText(last.status.message) }
@@ -59,7 +59,7 @@ const followUp = (runtime: Runtime, id: string, text: string, mode: Mode, gate: 
       yield* Deferred.succeed(gate, undefined)
       return yield* finalOf(runtime, id)
     }
-    const answer = yield* Effect.fork(runtime.send({ message }, alice))
+    const answer = yield* Effect.forkChild(runtime.send({ message }, alice))
     yield* historyReaches(runtime, id, 3)
     yield* Deferred.succeed(gate, undefined)
     const task = asTask(yield* Fiber.join(answer))
@@ -68,7 +68,7 @@ const followUp = (runtime: Runtime, id: string, text: string, mode: Mode, gate: 
 
 describe("TaskRuntime, a message that arrives while execute runs", () => {
   for (const mode of modes) {
-    it.scoped(`runs execute again with it when the run returns without taking it (${mode} send)`, () =>
+    it.effect(`runs execute again with it when the run returns without taking it (${mode} send)`, () =>
       Effect.gen(function*() {
         const gate = yield* Deferred.make<void>()
         const runs: Array<string> = []
@@ -78,7 +78,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
             Effect.suspend(() => {
               runs.push(messageText(ctx.message))
               return messageText(ctx.message) === "first"
-                ? Effect.zipRight(ctx.working("busy"), Deferred.await(gate))
+                ? Effect.andThen(ctx.working("busy"), Deferred.await(gate))
                 : ctx.complete(`got ${messageText(ctx.message)}`)
             })
         }))
@@ -90,7 +90,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
         expect(history).toEqual(["first", "busy", "second", "got second"])
       }))
 
-    it.scoped(`hands it to ctx.receive while the run waits for it (${mode} send)`, () =>
+    it.effect(`hands it to ctx.receive while the run waits for it (${mode} send)`, () =>
       Effect.gen(function*() {
         const gate = yield* Deferred.make<void>()
         const runtime = yield* TaskRuntime.make(Agent.make({
@@ -109,7 +109,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
       }))
   }
 
-  it.scoped("keeps several such messages in order, each reaching a run of execute", () =>
+  it.effect("keeps several such messages in order, each reaching a run of execute", () =>
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const runs: Array<string> = []
@@ -119,14 +119,14 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
         execute: (ctx) =>
           Effect.suspend(() => {
             runs.push(messageText(ctx.message))
-            return Effect.zipRight(ctx.working(`did ${messageText(ctx.message)}`), runs.length === 1 ? Deferred.await(gate) : Effect.void)
+            return Effect.andThen(ctx.working(`did ${messageText(ctx.message)}`), runs.length === 1 ? Deferred.await(gate) : Effect.void)
           })
       }))
       const task = asTask(yield* runtime.send({ message: userMessage("one"), configuration: { blocking: false } }, alice))
       for (const text of ["two", "three"]) {
         yield* runtime.send({ message: userMessage(text, { taskId: task.id }), configuration: { blocking: false } }, alice)
       }
-      const last = yield* Effect.fork(runtime.send({ message: userMessage("four", { taskId: task.id }) }, alice))
+      const last = yield* Effect.forkChild(runtime.send({ message: userMessage("four", { taskId: task.id }) }, alice))
       yield* historyReaches(runtime, task.id, 5)
       yield* Deferred.succeed(gate, undefined)
       const done = asTask(yield* Fiber.join(last))
@@ -135,7 +135,7 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
       expect(messageText(done.status.message!)).toBe("did four")
     }))
 
-  it.scoped("tryReceive takes a waiting message without waiting, and none when there is none", () =>
+  it.effect("tryReceive takes a waiting message without waiting, and none when there is none", () =>
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const taken: Array<Option.Option<string>> = []
@@ -157,20 +157,20 @@ describe("TaskRuntime, a message that arrives while execute runs", () => {
       expect(taken).toEqual([Option.none(), Option.some("extra")])
     }))
 
-  it.scoped("logs a warning when the agent ends the task with messages it never took", () =>
+  it.effect("logs a warning when the agent ends the task with messages it never took", () =>
     Effect.gen(function*() {
       const lines: Array<string> = []
       const logger = Logger.make(({ logLevel, message }) => {
-        if (logLevel._tag === "Warning") lines.push(String(message))
+        if (logLevel === "Warn") lines.push(String(message))
       })
       const gate = yield* Deferred.make<void>()
       const runtime = yield* TaskRuntime.make(Agent.make({
         card: testCard(),
-        execute: (ctx) => Effect.zipRight(Effect.zipRight(ctx.working(), Deferred.await(gate)), ctx.complete("finished"))
+        execute: (ctx) => Effect.andThen(Effect.andThen(ctx.working(), Deferred.await(gate)), ctx.complete("finished"))
       }))
       const task = asTask(
         yield* runtime.send({ message: userMessage("start"), configuration: { blocking: false } }, alice).pipe(
-          Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+          Effect.provide(Logger.layer([logger]))
         )
       )
       yield* runtime.send({ message: userMessage("late", { taskId: task.id }), configuration: { blocking: false } }, alice)

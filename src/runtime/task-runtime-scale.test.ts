@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Stream, TestClock } from "effect"
+import { Clock, Deferred, Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import type { Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -10,7 +11,7 @@ import { TaskRuntime } from "./task-runtime.ts"
 const alice = as("alice")
 
 describe("TaskRuntime at scale", () => {
-  it.scoped("runs 10,000 concurrent tasks with per-task order, then drops them after their time to live", () =>
+  it.effect("runs 10,000 concurrent tasks with per-task order, then drops them after their time to live", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore({ terminalTtl: "1 minute", maxTerminalTasks: 20_000 })
       const runtime = yield* TaskRuntime.make(
@@ -31,8 +32,7 @@ describe("TaskRuntime at scale", () => {
         (i) => Effect.flatMap(runtime.stream({ message: userMessage(`#${i}`) }, alice), Stream.runCollect),
         { concurrency: "unbounded" }
       )
-      results.forEach((chunk, i) => {
-        const events = Chunk.toArray(chunk)
+      results.forEach((events, i) => {
         expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4])
         expect(events.map((e) => e.event.kind)).toEqual(["task", "status-update", "artifact-update", "status-update"])
         const artifact = events[2]!.event
@@ -46,7 +46,7 @@ describe("TaskRuntime at scale", () => {
       expect(store.size()).toBe(0)
     }), 120_000)
 
-  it.scoped("a reader that reads nothing never stalls a 100,000-event agent, then gets a snapshot and live events", () =>
+  it.effect("a reader that reads nothing never stalls a 100,000-event agent, then gets a snapshot and live events", () =>
     Effect.gen(function*() {
       const emitted = yield* Deferred.make<void>()
       const gate = yield* Deferred.make<void>()
@@ -68,16 +68,16 @@ describe("TaskRuntime at scale", () => {
         { logWindow: 256 }
       )
       const pull = yield* Stream.toPull(yield* runtime.stream({ message: userMessage("go") }, alice))
-      const first = Chunk.toArray(yield* pull)
+      const first = yield* pull
       expect(first[0]?.event.kind).toBe("task")
       // the agent emits everything while nobody reads: it waits once for the idle reader, for at most the
       // stall bound (1 s of Effect time), then leaves it to the snapshot resync
-      const clock = yield* Effect.fork(Effect.forever(Effect.zipRight(Effect.yieldNow(), TestClock.adjust("100 millis"))))
+      const clock = yield* Effect.forkChild(Effect.forever(Effect.andThen(Effect.yieldNow, TestClock.adjust("100 millis"))))
       yield* Deferred.await(emitted)
-      const waited = yield* TestClock.currentTimeMillis
+      const waited = yield* Clock.currentTimeMillis
       yield* Fiber.interrupt(clock)
       expect(waited).toBeGreaterThanOrEqual(1_000)
-      const resync = Chunk.toArray(yield* pull)
+      const resync = yield* pull
       expect(resync).toHaveLength(1)
       const snapshot = resync[0]!
       expect(snapshot.seq).toBe(1 + total)
@@ -86,9 +86,9 @@ describe("TaskRuntime at scale", () => {
       yield* Deferred.succeed(gate, undefined)
       const rest: Array<{ seq: number; kind: string }> = []
       for (;;) {
-        const next = yield* Effect.either(pull)
-        if (next._tag === "Left") break
-        for (const e of next.right) rest.push({ seq: e.seq, kind: e.event.kind })
+        const next = yield* Effect.result(pull)
+        if (next._tag === "Failure") break
+        for (const e of next.success) rest.push({ seq: e.seq, kind: e.event.kind })
       }
       expect(rest).toEqual([{ seq: total + 2, kind: "artifact-update" }, { seq: total + 3, kind: "status-update" }])
     }), 120_000)

@@ -3,7 +3,8 @@
  * true state) until the terminal record is stored, retrying with backoff, and shows the backlog.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger, Option, TestClock } from "effect"
+import { Effect, Logger, Option } from "effect"
+import { TestClock } from "effect/testing"
 import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
@@ -38,7 +39,7 @@ const storeFailingTerminalWrites = (failures: number) =>
 
 const completingAgent = Agent.make({
   card: testCard(),
-  execute: (ctx) => Effect.zipRight(ctx.working("on it"), ctx.complete("done"))
+  execute: (ctx) => Effect.andThen(ctx.working("on it"), ctx.complete("done"))
 })
 
 const asTask = (r: Task | Message): Task => {
@@ -50,13 +51,13 @@ const asTask = (r: Task | Message): Task => {
 const errorLines = Effect.sync(() => {
   const lines: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => {
-    if (logLevel._tag === "Error") lines.push(String(message))
+    if (logLevel === "Error") lines.push(String(message))
   })
-  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
+  return { lines, layer: Logger.layer([logger]) }
 })
 
 describe("TaskRuntime when the store fails on the terminal write", () => {
-  it.scoped("keeps the task hosted with its true state and stores it once a retry succeeds", () =>
+  it.effect("keeps the task hosted with its true state and stores it once a retry succeeds", () =>
     Effect.gen(function*() {
       const store = yield* storeFailingTerminalWrites(3)
       const runtime = yield* TaskRuntime.make(completingAgent, { store })
@@ -79,7 +80,7 @@ describe("TaskRuntime when the store fails on the terminal write", () => {
       expect((yield* Effect.flip(runtime.cancel({ id: task.id }, alice)))._tag).toBe("TaskNotCancelable")
     }))
 
-  it.scoped("keeps answering the true state and reports the backlog while the store keeps failing", () =>
+  it.effect("keeps answering the true state and reports the backlog while the store keeps failing", () =>
     Effect.gen(function*() {
       const { layer, lines } = yield* errorLines
       const store = yield* storeFailingTerminalWrites(Number.POSITIVE_INFINITY)
@@ -101,11 +102,11 @@ describe("TaskRuntime when the store fails on the terminal write", () => {
       expect(runtime.hosted()).toBe(1)
     }))
 
-  it.scoped("stores a canceled task whose terminal write failed at first", () =>
+  it.effect("stores a canceled task whose terminal write failed at first", () =>
     Effect.gen(function*() {
       const store = yield* storeFailingTerminalWrites(2)
       const runtime = yield* TaskRuntime.make(
-        Agent.make({ card: testCard(), execute: (ctx) => Effect.zipRight(ctx.working(), Effect.never) }),
+        Agent.make({ card: testCard(), execute: (ctx) => Effect.andThen(ctx.working(), Effect.never) }),
         { store }
       )
       const task = asTask(yield* runtime.send({ message: userMessage("go"), configuration: { blocking: false } }, alice))

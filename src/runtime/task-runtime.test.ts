@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Option, Stream } from "effect"
+import { Deferred, Effect, Fiber, Option, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
@@ -21,7 +22,7 @@ const kinds = (events: ReadonlyArray<SequencedEvent>) =>
   events.map(({ event }) => (event.kind === "status-update" ? `status:${event.status.state}` : event.kind))
 
 describe("TaskRuntime lifecycle", () => {
-  it.scoped("streams Task, working, artifact and the final completed status, numbered from 1", () =>
+  it.effect("streams Task, working, artifact and the final completed status, numbered from 1", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -31,7 +32,7 @@ describe("TaskRuntime lifecycle", () => {
         })
       )
       const stream = yield* runtime.stream({ message: userMessage("hi") }, alice)
-      const events = Chunk.toArray(yield* Stream.runCollect(stream))
+      const events = yield* Stream.runCollect(stream)
       expect(kinds(events)).toEqual(["task", "status:working", "artifact-update", "status:completed"])
       expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4])
       const last = events[3]!.event
@@ -44,7 +45,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(yield* runtime.get({ id: taskId }, alice)).toEqual(stored.task)
     }))
 
-  it.scoped("blocking send waits for the terminal state; non-blocking answers at once", () =>
+  it.effect("blocking send waits for the terminal state; non-blocking answers at once", () =>
     Effect.gen(function*() {
       const gate = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -56,13 +57,49 @@ describe("TaskRuntime lifecycle", () => {
       )
       const early = asTask(yield* runtime.send({ message: userMessage("a"), configuration: { blocking: false } }, alice))
       expect(early.status.state).toBe("working")
-      const blocked = yield* Effect.fork(runtime.send({ message: userMessage("b") }, alice))
+      const blocked = yield* Effect.forkChild(runtime.send({ message: userMessage("b") }, alice))
       yield* Deferred.succeed(gate, undefined)
       expect(asTask(yield* Fiber.join(blocked)).status.state).toBe("completed")
       expect((yield* runtime.get({ id: early.id }, alice)).status.state).toBe("completed")
     }))
 
-  it.scoped("honours historyLength: absent or 0 is everything, n is the last n", () =>
+  it.effect("a blocking send runs the agent's first turn at once; a stream or non-blocking send starts it after the caller goes on", () =>
+    Effect.gen(function*() {
+      // A fiber forked just before the send: whether the agent's first step sees it run tells whether the
+      // agent started at once (before it) or on the scheduler's next turn (after it, in order).
+      const firstSteps: Array<{ readonly text: string; readonly otherRan: boolean }> = []
+      let otherRan = false
+      const runtime = yield* runtimeFor((ctx) =>
+        Effect.andThen(Effect.sync(() => firstSteps.push({ text: messageText(ctx.message), otherRan })), ctx.complete())
+      )
+      const send = (text: string, mode: "blocking" | "non-blocking" | "stream") =>
+        Effect.gen(function*() {
+          otherRan = false
+          const other = yield* Effect.forkChild(Effect.sync(() => {
+            otherRan = true
+          }))
+          const message = userMessage(text)
+          if (mode === "stream") {
+            const events = yield* runtime.stream({ message }, alice)
+            // the caller holds its stream before the agent took a step
+            expect(firstSteps.map((s) => s.text)).not.toContain(text)
+            yield* Stream.runDrain(events)
+          } else {
+            yield* runtime.send({ message, configuration: { blocking: mode === "blocking" } }, alice)
+          }
+          yield* Fiber.join(other)
+        })
+      yield* send("blocking", "blocking")
+      yield* send("non-blocking", "non-blocking")
+      yield* send("stream", "stream")
+      expect(firstSteps).toEqual([
+        { text: "blocking", otherRan: false },
+        { text: "non-blocking", otherRan: true },
+        { text: "stream", otherRan: true }
+      ])
+    }))
+
+  it.effect("honours historyLength: absent or 0 is everything, n is the last n", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -79,7 +116,7 @@ describe("TaskRuntime lifecycle", () => {
       expect((yield* runtime.get({ id: all.id, historyLength: 1 }, alice)).history?.map(messageText)).toEqual(["three"])
     }))
 
-  it.scoped("requestInput suspends the agent until the user's next message on the task", () =>
+  it.effect("requestInput suspends the agent until the user's next message on the task", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -97,7 +134,7 @@ describe("TaskRuntime lifecycle", () => {
       expect(done.history?.every((m) => m.taskId === asked.id && m.contextId === asked.contextId)).toBe(true)
     }))
 
-  it.scoped("streams the continuation of an interrupted task: Task first, then events to the final one", () =>
+  it.effect("streams the continuation of an interrupted task: Task first, then events to the final one", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         Effect.gen(function*() {
@@ -108,25 +145,25 @@ describe("TaskRuntime lifecycle", () => {
       )
       const asked = asTask(yield* runtime.send({ message: userMessage("greet") }, alice))
       const stream = yield* runtime.stream({ message: userMessage("Ada", { taskId: asked.id }) }, alice)
-      const events = Chunk.toArray(yield* Stream.runCollect(stream))
+      const events = yield* Stream.runCollect(stream)
       expect(kinds(events)).toEqual(["task", "status:working", "artifact-update", "status:completed"])
       expect((events[0]!.event as Task).status.state).toBe("input-required")
       const seqs = events.map((e) => e.seq)
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
     }))
 
-  it.scoped("a reply answers with one Message and creates no task", () =>
+  it.effect("a reply answers with one Message and creates no task", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => ctx.reply(`echo: ${messageText(ctx.message)}`))
       const result = yield* runtime.send({ message: userMessage("hi") }, alice)
       expect(result.kind).toBe("message")
       expect(messageText(result as Message)).toBe("echo: hi")
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("yo") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("yo") }, alice))
       expect(kinds(events)).toEqual(["message"])
       expect(yield* runtime.store.list()).toEqual([])
     }))
 
-  it.scoped("refuses reply after the task exists, as a typed error to the agent", () =>
+  it.effect("refuses reply after the task exists, as a typed error to the agent", () =>
     Effect.gen(function*() {
       const seen = yield* Deferred.make<string>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -143,7 +180,7 @@ describe("TaskRuntime lifecycle", () => {
 })
 
 describe("TaskRuntime when execute ends without a terminal state", () => {
-  it.scoped("completes a task whose execute returns while submitted or working", () =>
+  it.effect("completes a task whose execute returns while submitted or working", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => ctx.artifact("partial"))
       const task = asTask(yield* runtime.send({ message: userMessage("go") }, alice))
@@ -151,14 +188,14 @@ describe("TaskRuntime when execute ends without a terminal state", () => {
       expect(task.artifacts).toHaveLength(1)
     }))
 
-  it.scoped("leaves an interrupted task waiting; the next message starts a new run of execute", () =>
+  it.effect("leaves an interrupted task waiting; the next message starts a new run of execute", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
         ctx.history.length === 1
           ? Effect.gen(function*() {
             // the question is asked by a detached fiber; this run returns once the task waits
-            yield* Effect.forkDaemon(ctx.requestInput("more?"))
-            yield* Effect.yieldNow().pipe(Effect.repeat({ until: () => ctx.task.status.state === "input-required" }))
+            yield* Effect.forkDetach(ctx.requestInput("more?"))
+            yield* Effect.yieldNow.pipe(Effect.repeat({ until: () => ctx.task.status.state === "input-required" }))
           })
           : ctx.complete(`got ${messageText(ctx.message)}`)
       )
@@ -172,7 +209,7 @@ describe("TaskRuntime when execute ends without a terminal state", () => {
 })
 
 describe("TaskRuntime with onReturn: keep (turn by turn)", () => {
-  it.scoped("answers a blocking send when the run returns, keeps the task working, runs again per message", () =>
+  it.effect("answers a blocking send when the run returns, keeps the task working, runs again per message", () =>
     Effect.gen(function*() {
       const runs: Array<string> = []
       const runtime = yield* TaskRuntime.make(Agent.make({
@@ -201,9 +238,9 @@ describe("TaskRuntime failures", () => {
     "dies with a defect": Effect.die(new TypeError("x is undefined\n    at f (a.ts:2:3)"))
   }
   for (const [name, effect] of Object.entries(failing)) {
-    it.scoped(`ends the task failed with an explanation when execute ${name}`, () =>
+    it.effect(`ends the task failed with an explanation when execute ${name}`, () =>
       Effect.gen(function*() {
-        const runtime = yield* runtimeFor((ctx) => Effect.zipRight(ctx.working(), effect))
+        const runtime = yield* runtimeFor((ctx) => Effect.andThen(ctx.working(), effect))
         const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
         expect(task.status.state).toBe("failed")
         const text = messageText(task.status.message!)
@@ -215,7 +252,7 @@ describe("TaskRuntime failures", () => {
       }))
   }
 
-  it.scoped("fails the task of an async agent that throws", () =>
+  it.effect("fails the task of an async agent that throws", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(
         Agent.fromAsync({
@@ -233,18 +270,18 @@ describe("TaskRuntime failures", () => {
 })
 
 describe("TaskRuntime cancel", () => {
-  it.scoped("interrupts a working agent, runs its finalizers and records canceled in log and store", () =>
+  it.effect("interrupts a working agent, runs its finalizers and records canceled in log and store", () =>
     Effect.gen(function*() {
       const finalized = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
-        Effect.zipRight(ctx.working(), Effect.never).pipe(Effect.ensuring(Deferred.succeed(finalized, undefined)))
+        Effect.andThen(ctx.working(), Effect.never).pipe(Effect.ensuring(Deferred.succeed(finalized, undefined)))
       )
       const task = asTask(yield* runtime.send({ message: userMessage("x"), configuration: { blocking: false } }, alice))
-      const watching = yield* Effect.fork(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
+      const watching = yield* Effect.forkChild(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
       const canceled = yield* runtime.cancel({ id: task.id }, alice)
       expect(canceled.status.state).toBe("canceled")
       expect(yield* Deferred.isDone(finalized)).toBe(true)
-      const seen = Chunk.toArray(yield* Fiber.join(watching))
+      const seen = yield* Fiber.join(watching)
       expect(kinds(seen).at(-1)).toBe("status:canceled")
       expect(Option.getOrThrow(yield* runtime.store.get(task.id)).task.status.state).toBe("canceled")
       const again = yield* Effect.flip(runtime.cancel({ id: task.id }, alice))
@@ -253,7 +290,7 @@ describe("TaskRuntime cancel", () => {
       expect(late._tag).toBe("InvalidParams")
     }))
 
-  it.scoped("cancels a task waiting for input", () =>
+  it.effect("cancels a task waiting for input", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
@@ -262,7 +299,7 @@ describe("TaskRuntime cancel", () => {
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("canceled")
     }))
 
-  it.scoped("lets exactly one terminal state win when cancel races completion; log and store agree", () =>
+  it.effect("lets exactly one terminal state win when cancel races completion; log and store agree", () =>
     Effect.gen(function*() {
       let gate = yield* Deferred.make<void>()
       const runtime = yield* runtimeFor((ctx) =>
@@ -277,21 +314,21 @@ describe("TaskRuntime cancel", () => {
       for (let i = 0; i < 100; i++) {
         gate = yield* Deferred.make<void>()
         const task = asTask(yield* runtime.send({ message: userMessage("race"), configuration: { blocking: false } }, alice))
-        const log = yield* Effect.fork(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
+        const log = yield* Effect.forkChild(Stream.runCollect(yield* runtime.resubscribe({ id: task.id }, alice, 0)))
         // vary which side gets ahead so that both outcomes occur
-        const pause = (n: number) => Effect.repeatN(Effect.yieldNow(), n)
+        const pause = (n: number) => Effect.repeat(Effect.yieldNow, { times: n })
         const [cancel] = yield* Effect.all([
-          Effect.zipRight(pause(i % 6), Effect.either(runtime.cancel({ id: task.id }, alice))),
-          Effect.zipRight(pause((i * 5) % 7), Deferred.succeed(gate, undefined))
+          Effect.andThen(pause(i % 6), Effect.result(runtime.cancel({ id: task.id }, alice))),
+          Effect.andThen(pause((i * 5) % 7), Deferred.succeed(gate, undefined))
         ], { concurrency: "unbounded" })
         const final = (yield* runtime.send({ message: userMessage("?", { taskId: task.id }) }, alice).pipe(Effect.flip))
         expect(final._tag).toBe("InvalidParams")
-        const events = Chunk.toArray(yield* Fiber.join(log))
+        const events = yield* Fiber.join(log)
         const terminals = kinds(events).filter((k) => k === "status:completed" || k === "status:canceled")
         expect(terminals).toHaveLength(1)
         const stored = Option.getOrThrow(yield* runtime.store.get(task.id)).task.status.state
         expect(`status:${stored}`).toBe(terminals[0])
-        expect(cancel._tag === "Right" ? "canceled" : "completed").toBe(stored)
+        expect(cancel._tag === "Success" ? "canceled" : "completed").toBe(stored)
         outcomes.add(stored)
       }
       expect([...outcomes].sort()).toEqual(["canceled", "completed"])
@@ -299,7 +336,7 @@ describe("TaskRuntime cancel", () => {
 })
 
 describe("TaskRuntime requests", () => {
-  it.scoped("keeps tasks private to their principal: others get TaskNotFound everywhere", () =>
+  it.effect("keeps tasks private to their principal: others get TaskNotFound everywhere", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({ message: userMessage("x") }, alice))
@@ -316,7 +353,7 @@ describe("TaskRuntime requests", () => {
       expect((yield* runtime.get({ id: task.id }, alice)).status.state).toBe("input-required")
     }))
 
-  it.scoped("validates task and context ids of a message", () =>
+  it.effect("validates task and context ids of a message", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       expect((yield* Effect.flip(runtime.send({ message: userMessage("x", { taskId: "nope" }) }, alice)))._tag).toBe("TaskNotFound")
@@ -328,7 +365,7 @@ describe("TaskRuntime requests", () => {
       expect(mismatch._tag).toBe("InvalidParams")
     }))
 
-  it.scoped("refuses parts outside the card's input modes, unless the card accepts */*", () =>
+  it.effect("refuses parts outside the card's input modes, unless the card accepts */*", () =>
     Effect.gen(function*() {
       const png = [{ kind: "file" as const, file: { mimeType: "image/png", bytes: "AAAA" } }]
       const strict = yield* runtimeFor((ctx) => ctx.complete(), ["text/plain"])
@@ -341,7 +378,7 @@ describe("TaskRuntime requests", () => {
       expect(asTask(yield* open.send({ message: userMessage("", {}, png) }, alice)).status.state).toBe("completed")
     }))
 
-  it.scoped("stores push configs with server ids, the first reachable as default", () =>
+  it.effect("stores push configs with server ids, the first reachable as default", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) => Effect.asVoid(ctx.requestInput("?")))
       const task = asTask(yield* runtime.send({
@@ -364,16 +401,16 @@ describe("TaskRuntime requests", () => {
       expect(missing._tag).toBe("TaskNotFound")
     }))
 
-  it.scoped("reports every state change to onTaskChange listeners", () =>
+  it.effect("reports every state change to onTaskChange listeners", () =>
     Effect.gen(function*() {
-      const runtime = yield* runtimeFor((ctx) => Effect.zipRight(ctx.working(), ctx.complete()))
+      const runtime = yield* runtimeFor((ctx) => Effect.andThen(ctx.working(), ctx.complete()))
       const states: Array<string> = []
       yield* runtime.onTaskChange((c) => states.push(c.task.status.state))
       yield* runtime.send({ message: userMessage("x") }, alice)
       expect(states).toEqual(["submitted", "working", "completed"])
     }))
 
-  it.scoped("continues a stored task that has no actor in this process", () =>
+  it.effect("continues a stored task that has no actor in this process", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore()
       const asking = Agent.make({ card: testCard(), execute: (ctx) => Effect.asVoid(ctx.requestInput("?")) })
@@ -392,17 +429,16 @@ describe("TaskRuntime requests", () => {
       expect(Option.getOrThrow(yield* store.get(other.id)).task.status.state).toBe("canceled")
     }))
 
-  it.scoped("shutdown refuses new tasks, waits for running ones, then cancels the rest", () =>
+  it.effect("shutdown refuses new tasks, waits for running ones, then cancels the rest", () =>
     Effect.gen(function*() {
       const runtime = yield* runtimeFor((ctx) =>
-        messageText(ctx.message) === "wait" ? Effect.asVoid(ctx.requestInput("?")) : Effect.zipRight(ctx.working(), Effect.never)
+        messageText(ctx.message) === "wait" ? Effect.asVoid(ctx.requestInput("?")) : Effect.andThen(ctx.working(), Effect.never)
       )
       const waiting = asTask(yield* runtime.send({ message: userMessage("wait") }, alice))
       const stuck = asTask(yield* runtime.send({ message: userMessage("stuck"), configuration: { blocking: false } }, alice))
-      const shutdown = yield* Effect.fork(runtime.shutdown({ grace: "5 seconds" }))
-      yield* Effect.yieldNow()
+      const shutdown = yield* Effect.forkChild(runtime.shutdown({ grace: "5 seconds" }))
+      yield* Effect.yieldNow
       expect((yield* Effect.flip(runtime.send({ message: userMessage("new") }, alice)))._tag).toBe("UnsupportedOperation")
-      const { TestClock } = yield* Effect.promise(() => import("effect"))
       yield* TestClock.adjust("5 seconds")
       yield* Fiber.join(shutdown)
       expect((yield* runtime.get({ id: stuck.id }, alice)).status.state).toBe("canceled")

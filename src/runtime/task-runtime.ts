@@ -1,5 +1,4 @@
-import { Clock, Duration, Effect, ExecutionStrategy, Exit, Fiber, FiberRef, FiberRefs, Option, Runtime, Schedule, Scope, Stream } from "effect"
-import type { Scheduler } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Option, Schedule, Scope, Stream } from "effect"
 import { restore, step, taskOf } from "../../machines/task.ts"
 import type {
   DeleteTaskPushNotificationConfigParams,
@@ -48,7 +47,7 @@ export type SequencedEvent = Sequenced<StreamResult>
  * then cancel every hosted task that is not terminal, interrupting its agent (finalizers run).
  */
 export interface ShutdownRule {
-  readonly grace?: Duration.DurationInput
+  readonly grace?: Duration.Input
 }
 
 /**
@@ -142,8 +141,8 @@ export interface StoreHealth {
  * 100 ms), doubling up to `max` (default 30 s), each delay jittered by ±20%, for as long as the runtime runs.
  */
 export interface StoreRetryOptions {
-  readonly base?: Duration.DurationInput
-  readonly max?: Duration.DurationInput
+  readonly base?: Duration.Input
+  readonly max?: Duration.Input
 }
 
 /** Options of {@link TaskRuntime.make}. */
@@ -162,7 +161,7 @@ export interface TaskRuntimeOptions {
    * How long an agent that outruns a live stream reader (by 3/4 of the log window) waits at most for that
    * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
    */
-  readonly readerStall?: Duration.DurationInput
+  readonly readerStall?: Duration.Input
   /**
    * Push configs one task may hold (default 10). Setting one more, with `set` or inline on
    * `message/send`, fails with InvalidParams (-32602); replacing a config by its id always works.
@@ -184,11 +183,11 @@ const storeFailed = (e: unknown) => new Internal({ message: "task store unavaila
 const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<TaskRuntime, never, Scope.Scope> =>
   Effect.gen(function*() {
     const store = options.store ?? (yield* makeMemoryTaskStore(options.memoryStore))
-    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.parallel)
+    const scope = yield* Scope.fork(yield* Effect.scope, "parallel")
     const hosts = new Map<string, TaskHost>()
     const finished = makeFinishedLogs(options.finishedLogs)
     // Run fibers of all hosts: one registry and one finalizer instead of a Scope per task.
-    const running = new Set<Fiber.RuntimeFiber<void, unknown>>()
+    const running = new Set<Fiber.Fiber<void, unknown>>()
     yield* Scope.addFinalizer(scope, Effect.suspend(() => Fiber.interruptAll([...running])))
     // Finished logs expire even when no request comes to sweep them.
     yield* Effect.forkIn(
@@ -203,27 +202,27 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
     let accepting = true
     const storeHealth: StoreHealthCounters = { unstoredTasks: 0, failedWrites: 0 }
-    const storeRetry = Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2).pipe(
-      Schedule.union(Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))),
-      Schedule.jittered
-    )
+    const storeRetry = Schedule.jittered(Schedule.min([
+      Schedule.exponential(options.storeRetry?.base ?? Duration.millis(100), 2),
+      Schedule.spaced(options.storeRetry?.max ?? Duration.seconds(30))
+    ]))
 
     const env = {
       agent,
       store,
       window: options.logWindow ?? defaultLogWindow,
-      stallMs: Duration.toMillis(Duration.decode(options.readerStall ?? Duration.seconds(1))),
+      stallMs: Duration.toMillis(Duration.fromInputUnsafe(options.readerStall ?? Duration.seconds(1))),
       storeRetry,
       storeHealth,
-      // Scheduled like a fork (not started inline: the caller's fiber keeps the order it had), with the
-      // caller's context and FiberRefs, and owned by the runtime's registry instead of a Scope per task.
-      // `inline` (a blocking send, whose caller only waits for the outcome) starts it at once: an agent that
-      // finishes synchronously then costs no scheduler hop to start and none to wake its caller.
+      // Forked with the caller's context, and owned by the runtime's registry instead of a Scope per task.
+      // Not inline, the fiber starts on the caller's next scheduler turn: the caller keeps the order it had.
+      // `inline` (a blocking send, whose caller only waits for the outcome) runs its first turn at once: an
+      // agent that finishes synchronously then costs no scheduler hop to start and none to wake its caller.
+      // A yield in that turn still costs one turn, so the agent keeps its order relative to the fibers it forks.
       spawn: (program: Effect.Effect<void, unknown>, inline: boolean) =>
-        Effect.map(Effect.runtime<never>(), (rt) => {
-          const fiber = inline ? forkInline(rt, program) : Runtime.runFork(rt, program, { immediate: false })
+        Effect.map(Effect.forkDetach(program, { startImmediately: inline }), (fiber) => {
           // A run that already ended (inline) needs no registry entry.
-          if (fiber.unsafePoll() === null) {
+          if (fiber.pollUnsafe() === undefined) {
             running.add(fiber)
             fiber.addObserver(() => running.delete(fiber))
           }
@@ -284,7 +283,10 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           message,
           pushConfigs: record.pushConfigs,
           restored: { snapshot, version: record.version }
-        }).pipe(Effect.tap((host) => hosts.set(host.taskId, host)))
+        }).pipe(Effect.map((host) => {
+          hosts.set(host.taskId, host)
+          return host
+        }))
       })
 
     /**
@@ -339,7 +341,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           (host) => {
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
-            const started = config === undefined ? host.run(input, inline) : Effect.zipRight(addInlineConfig(host, config), host.run(input, inline))
+            const started = config === undefined ? host.run(input, inline) : Effect.andThen(addInlineConfig(host, config), host.run(input, inline))
             return Effect.as(started, { host, after: 0, before: undefined as Task | undefined })
           }
         )
@@ -369,7 +371,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
 
     /** Starts or continues the task a message is for; `inline`: the caller only waits for the outcome. */
     const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean) =>
-      Effect.zipRight(
+      Effect.andThen(
         checkInput(params),
         Effect.suspend(() => {
           const message = params.message
@@ -513,40 +515,6 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
     return runtime
   })
-
-/**
- * The scheduler of a fiber forked by {@link forkInline}: the parent's, except that the fiber's very first
- * turn is kept to be run by the caller at once.
- */
-class FirstTurnHere implements Scheduler.Scheduler {
-  turn: Scheduler.Task | undefined
-  armed = true
-  constructor(readonly base: Scheduler.Scheduler) {}
-  scheduleTask(task: Scheduler.Task, priority: number, fiber?: Fiber.RuntimeFiber<unknown, unknown>) {
-    if (this.armed) {
-      this.armed = false
-      this.turn = task
-    } else this.base.scheduleTask(task, priority, fiber)
-  }
-  shouldYield(fiber: Fiber.RuntimeFiber<unknown, unknown>) {
-    return this.base.shouldYield(fiber)
-  }
-}
-
-/**
- * Forks `program` as `runFork` with `immediate: false` does, then runs the fiber's first turn now instead
- * of on the next tick. Unlike `immediate: true` (Effect's `start`), a yield in that turn costs one tick, as
- * in a scheduled fiber, so the agent keeps its order relative to the fibers it forks and to its caller.
- */
-const forkInline = (rt: Runtime.Runtime<never>, program: Effect.Effect<void, unknown>): Fiber.RuntimeFiber<void, unknown> => {
-  const scheduler = new FirstTurnHere(FiberRefs.getOrDefault(rt.fiberRefs, FiberRef.currentScheduler))
-  const fiber = Runtime.runFork(rt, program, { immediate: false, scheduler })
-  const turn = scheduler.turn
-  scheduler.armed = false
-  scheduler.turn = undefined
-  turn?.()
-  return fiber
-}
 
 /** Constructors of {@link TaskRuntime}. */
 export const TaskRuntime = {

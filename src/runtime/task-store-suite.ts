@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, TestClock } from "effect"
+import { Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import type { Scope } from "effect"
 import type { Task } from "../../schemas/index.ts"
 import type { TaskStore } from "./task-store.ts"
@@ -25,14 +26,14 @@ export const runTaskStoreSuite = (
     Effect.flatMap(Effect.orDie(makeStore()), f)
 
   describe(`TaskStore behaviour: ${name}`, () => {
-    it.scoped("returns none for an unknown task", () =>
+    it.effect("returns none for an unknown task", () =>
       withStore((store) =>
         Effect.gen(function*() {
           expect(Option.isNone(yield* store.get("nope"))).toBe(true)
         })
       ))
 
-    it.scoped("creates with expected version 0 and reads back the same record", () =>
+    it.effect("creates with expected version 0 and reads back the same record", () =>
       withStore((store) =>
         Effect.gen(function*() {
           const task = sampleTask("t1")
@@ -47,7 +48,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("stamps writes with the Clock's time", () =>
+    it.effect("stamps writes with the Clock's time", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* TestClock.setTime(5_000)
@@ -56,7 +57,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("increments the version on each write and refuses a stale version", () =>
+    it.effect("increments the version on each write and refuses a stale version", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
@@ -70,7 +71,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("refuses to create a task that exists, and to update one that does not", () =>
+    it.effect("refuses to create a task that exists, and to update one that does not", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
@@ -82,22 +83,22 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("lets exactly one of two concurrent writers with the same version win", () =>
+    it.effect("lets exactly one of two concurrent writers with the same version win", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
           const results = yield* Effect.all(
             [
-              Effect.either(store.put({ task: sampleTask("t1", "completed"), owner: "a", pushConfigs: [] }, 1)),
-              Effect.either(store.put({ task: sampleTask("t1", "canceled"), owner: "a", pushConfigs: [] }, 1))
+              Effect.result(store.put({ task: sampleTask("t1", "completed"), owner: "a", pushConfigs: [] }, 1)),
+              Effect.result(store.put({ task: sampleTask("t1", "canceled"), owner: "a", pushConfigs: [] }, 1))
             ],
             { concurrency: "unbounded" }
           )
-          expect(results.filter((r) => r._tag === "Right")).toHaveLength(1)
+          expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
         })
       ))
 
-    it.scoped("lists by owner and by context", () =>
+    it.effect("lists by owner and by context", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1", "working", "c1"), owner: "alice", pushConfigs: [] }, 0)
@@ -110,7 +111,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("gives a context to its first claimant only", () =>
+    it.effect("gives a context to its first claimant only", () =>
       withStore((store) =>
         Effect.gen(function*() {
           expect(yield* store.claimContext("c1", "alice")).toBe("alice")
@@ -125,7 +126,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("gives a stored task's context to the task's owner", () =>
+    it.effect("gives a stored task's context to the task's owner", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1", "working", "c9"), owner: "alice", pushConfigs: [] }, 0)
@@ -139,7 +140,7 @@ export const runTaskStoreSuite = (
         })
       ))
 
-    it.scoped("deletes, and says whether something was deleted", () =>
+    it.effect("deletes, and says whether something was deleted", () =>
       withStore((store) =>
         Effect.gen(function*() {
           yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)

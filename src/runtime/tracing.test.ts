@@ -2,7 +2,7 @@
  * Spans appear as soon as a tracer is installed, for requests and for tasks, and cost nothing
  * without one.
  */
-import { HttpApp } from "@effect/platform"
+import { HttpEffect } from "effect/http"
 import { Effect, Layer, ManagedRuntime, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
@@ -12,11 +12,11 @@ import { as, testCard, userMessage } from "./test-fixtures.ts"
 
 const recordingTracer = () => {
   const spans: Array<{ name: string; attributes: Record<string, unknown> }> = []
-  const native = Effect.runSync(Effect.tracer)
+  const native = Tracer.nativeTracer
   const tracer = Tracer.make({
-    span: (name, parent, context, links, startTime, kind, options) => {
-      const span = native.span(name, parent, context, links, startTime, kind, options)
-      const entry = { name, attributes: {} as Record<string, unknown> }
+    span(options) {
+      const span = native.span(options)
+      const entry = { name: options.name, attributes: {} as Record<string, unknown> }
       spans.push(entry)
       const setAttribute = span.attribute.bind(span)
       span.attribute = (key, value) => {
@@ -24,8 +24,7 @@ const recordingTracer = () => {
         setAttribute(key, value)
       }
       return span
-    },
-    context: native.context
+    }
   })
   return { spans, tracer }
 }
@@ -34,10 +33,10 @@ describe("tracing", () => {
   it("records a request span and a task span when a tracer is installed", async () => {
     const { spans, tracer } = recordingTracer()
     const agent = Agent.make({ card: testCard(), execute: (ctx) => ctx.complete("done") })
-    const runtime = ManagedRuntime.make(Layer.setTracer(tracer))
+    const runtime = ManagedRuntime.make(Layer.succeed(Tracer.Tracer, tracer))
     const server = await A2AServer.make(agent)
     // The request runs on a runtime with the tracer; the task's fiber is forked from it.
-    const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(server.app)
+    const handler = HttpEffect.toWebHandlerWith<never, Effect.Services<typeof server.app>>(await runtime.context())(server.app)
     const response = await handler(new Request("http://127.0.0.1/", {
       method: "POST",
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: userMessage("hi") } })

@@ -3,10 +3,10 @@
  * `@effect/opentelemetry`): with Effect's default tracer a span goes nowhere and is pure cost.
  * Stacks are never captured; they would only ever point at this file.
  */
-import { Effect, type Tracer } from "effect"
+import { Effect, Tracer } from "effect"
 
 /** The tracer of a runtime nobody configured: its spans go nowhere. */
-const nativeTracer: Tracer.Tracer = Effect.runSync(Effect.tracer)
+const nativeTracer: Tracer.Tracer = Tracer.nativeTracer
 
 /** Runs `effect` in a span named `name` with `attributes`, when a real tracer is installed. */
 export const traced = <A, E, R>(

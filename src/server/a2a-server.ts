@@ -1,6 +1,6 @@
 /**
  * `A2AServer`: an agent served over A2A's JSON-RPC binding, as a Web-standard handler or as
- * routes of an existing `@effect/platform` router.
+ * routes of an existing Effect HTTP router.
  *
  * @example
  * ```ts
@@ -9,8 +9,8 @@
  * // later: await server.dispose()
  * ```
  */
-import { HttpApp, HttpLayerRouter, HttpMiddleware, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { type Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
+import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
 import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
@@ -23,7 +23,7 @@ import { cardBaseUrl } from "./card-base-url.ts"
 import { cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { ioScheduler } from "./io-scheduler.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
-import { registerRest } from "./rest/rest-route.ts"
+import { restRoute, restRoutePattern } from "./rest/rest-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
 import { makePushService, type PushOptions } from "./push-service.ts"
@@ -58,8 +58,16 @@ export interface A2AServerHandle {
    * carry the `ListeningOrigin` (the adapters pass it), which the card names without `publicUrl`.
    */
   readonly handler: (request: Request, context?: Context.Context<never>) => Promise<Response>
-  /** The same server as an Effect HTTP app (used by the Node adapter's fast path). */
-  readonly app: HttpApp.Default
+  /**
+   * The same server as an Effect HTTP app (used by the Node adapter's fast path): give it to
+   * `HttpEffect.toWebHandler` or `NodeHttpServer.makeHandler`. It fails only with the router's
+   * route-not-found error, which those turn into a 404.
+   */
+  readonly app: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    HttpServerError.HttpServerError,
+    HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
   /** The task runtime behind the server. */
   readonly runtime: TaskRuntime
   /** How many audit events could not be recorded since the server started (each is also logged at error level). */
@@ -72,10 +80,16 @@ export interface A2AServerHandle {
   readonly dispose: (options?: { readonly graceMs?: number }) => Promise<void>
 }
 
+/** A route's handler: every failure is already an answer. */
+type Route = (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+
+const onIoScheduler = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, Scheduler.Scheduler, ioScheduler)
+
 interface Built {
   readonly runtime: TaskRuntime
   readonly auditFailures: () => number
-  readonly register: (router: HttpLayerRouter.HttpRouter) => Effect.Effect<void>
+  readonly register: (router: HttpRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
@@ -155,22 +169,26 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
       cardBaseUrl(request, options).pipe(
         Effect.flatMap(publisher),
-        Effect.map((published) => HttpServerResponse.unsafeJson(published, { headers: { "access-control-allow-origin": "*" } })),
-        Effect.catchAll((error) =>
+        Effect.map((published) => HttpServerResponse.jsonUnsafe(published, { headers: { "access-control-allow-origin": "*" } })),
+        Effect.catch((error) =>
           Effect.suspend(() => {
             const log = unknownOriginLogged ? Effect.void : Effect.logError(error.message)
             unknownOriginLogged = true
-            return Effect.as(log, HttpServerResponse.unsafeJson(toWireError(error), { status: 500 }))
+            return Effect.as(log, HttpServerResponse.jsonUnsafe(toWireError(error), { status: 500 }))
           }))
       )
 
-    const register = (router: HttpLayerRouter.HttpRouter) =>
+    const register = (router: HttpRouter.HttpRouter) =>
       Effect.gen(function* () {
-        yield* router.add("POST", options.rpcPath, rpc)
-        for (const path of cardPaths) yield* router.add("GET", path, cardJson)
-        yield* registerRest(router, routeDeps)
+        // Requests, and the agents they start, run on a scheduler that lets socket writes out (see io-scheduler.ts).
+        const add = (method: "GET" | "POST" | "*", path: HttpRouter.PathInput, handler: Route) =>
+          router.add(method, path, (request) => onIoScheduler(handler(request)))
+        yield* add("POST", options.rpcPath, rpc)
+        for (const path of cardPaths) yield* add("GET", path, cardJson)
+        yield* add("*", restRoutePattern, restRoute(routeDeps))
         if (push !== undefined) {
-          yield* router.add("GET", "/.well-known/jwks.json", Effect.map(push.jwks, HttpServerResponse.fromWeb))
+          const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
+          yield* add("GET", "/.well-known/jwks.json", () => jwks)
         }
       })
     const shutdown = (graceMs: number) =>
@@ -201,14 +219,10 @@ const checkPublicUrl = (publicUrl: string | undefined): void => {
  * `GET //.well-known/agent-card.json` would reach handlers that read a different path than the one routed;
  * such a path names no A2A route and is not found. The published card's URLs are matched as published.
  */
-const exactPaths: Context.Tag.Service<typeof HttpLayerRouter.RouterConfig> = {
+const exactPaths: Context.Service.Shape<typeof HttpRouter.RouterConfig> = {
   ignoreDuplicateSlashes: false,
   ignoreTrailingSlash: false
 }
-
-const untracedRuntime = Effect.runSync(
-  Effect.locally(Effect.runtime<never>(), HttpMiddleware.currentTracerDisabledWhen, () => true)
-)
 
 /** Serving an agent over A2A. */
 export const A2AServer = {
@@ -218,17 +232,18 @@ export const A2AServer = {
    */
   make: async (agent: Agent, config: A2AServerConfig = {}): Promise<A2AServerHandle> => {
     const scope = Effect.runSync(Scope.make())
-    const built = await Effect.runPromise(Scope.extend(build(agent, config), scope).pipe(Effect.withScheduler(ioScheduler)))
-    // A router of its own: `toHttpEffect` memoizes the router layer globally, so a second server in one process would collide.
-    const routes = await Effect.runPromise(Scope.extend(
-      Effect.flatMap(HttpLayerRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())),
-      scope
-    ).pipe(Effect.provideService(HttpLayerRouter.RouterConfig, exactPaths))) as unknown as HttpApp.Default
-    // Requests, streams and the agents they start run on a scheduler that lets socket writes out.
-    const app: HttpApp.Default = Effect.withScheduler(routes, ioScheduler)
-    // The Web handler runs on the default runtime, whose tracer drops every span: the platform's
-    // per-request server span would be pure cost there, so it is switched off.
-    const handler = HttpApp.toWebHandlerRuntime(untracedRuntime)(app)
+    const built = await Effect.runPromise(Scope.provide(onIoScheduler(build(agent, config)), scope))
+    // A router of its own, configured to match paths exactly (see `exactPaths`).
+    const routes = await Effect.runPromise(
+      Effect.flatMap(HttpRouter.make, (router) => Effect.as(built.register(router), router.asHttpEffect())).pipe(
+        Effect.provideService(HttpRouter.RouterConfig, exactPaths)
+      )
+    )
+    // Our routes answer every failure of their own; what is left is the router's route-not-found.
+    const app = routes as A2AServerHandle["app"]
+    // On the default runtime the tracer is Effect's native one, which records nothing: the platform
+    // then skips its per-request server span by itself.
+    const handler = HttpEffect.toWebHandler(app)
     const defaultGrace = resolveServerOptions(config).shutdownGraceMs
     let disposed: Promise<void> | undefined
     return {
@@ -244,20 +259,30 @@ export const A2AServer = {
   },
 
   /**
-   * The server's routes for an app that already runs an `HttpLayerRouter`. The task runtime
+   * The server's routes for an app that already runs an `HttpRouter`. The task runtime
    * lives as long as the layer.
+   *
+   * Paths match as the router is configured; serve it with exact paths, as `A2AServer.make` does, so
+   * that `POST //` is not found rather than routed to `POST /`.
    *
    * @example
    * ```ts
+   * import { createServer } from "node:http"
+   * import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+   * import { HttpRouter } from "effect/http"
+   * import { Layer } from "effect"
+   *
    * const app = Layer.mergeAll(A2AServer.layer(agent), myOtherRoutes)
-   * HttpLayerRouter.serve(app).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: 8080 })), Layer.launch)
+   * HttpRouter.serve(app, { routerConfig: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false } }).pipe(
+   *   Layer.provide(NodeHttpServer.layer(createServer, { port: 8080 })),
+   *   Layer.launch
+   * )
    * ```
    */
-  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
-    HttpLayerRouter.use((router) =>
+  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
+    HttpRouter.use((router) =>
       Effect.gen(function* () {
-        // Agents run on a scheduler that lets socket writes out while they produce (see io-scheduler.ts).
-        const built = yield* Effect.withScheduler(build(agent, config), ioScheduler)
+        const built = yield* onIoScheduler(build(agent, config))
         yield* Effect.addFinalizer(() => built.shutdown(resolveServerOptions(config).shutdownGraceMs))
         yield* built.register(router)
       })

@@ -34,7 +34,7 @@ beforeAll(async () => {
 })
 afterAll(() => listening.close({ graceMs: 0 }))
 
-const decodes = (schema: Schema.Schema<any, any>, json: unknown) => {
+const decodes = (schema: Schema.Codec<any, any>, json: unknown) => {
   expect(() => Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(json)).not.toThrow()
 }
 

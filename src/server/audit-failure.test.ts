@@ -63,10 +63,11 @@ describe("a failing audit sink, by default", () => {
     expect(server.auditFailures()).toBeGreaterThanOrEqual(2)
     // Each lost record is logged once, at error level (transitions may still be landing: wait for them).
     const errors = await eventually(() => {
-      const lines = logged.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("could not be recorded"))
+      // Effect's default logger writes a "[time] LEVEL (#fiber):" header, then the message and the cause.
+      const lines = logged.mock.calls.map((c) => c.map(String).join(" ")).filter((l) => l.includes("could not be recorded"))
       return lines.length === server.auditFailures() ? lines : undefined
     })
-    expect(errors.every((l) => l.includes("level=ERROR"))).toBe(true)
+    expect(errors.every((l) => /^\[[^\]]+\] ERROR /.test(l))).toBe(true)
   })
 })
 

@@ -65,12 +65,12 @@ export const makeAuditTrail = (config: AuditConfig | undefined): AuditTrail => {
         Effect.matchCauseEffect({
           onSuccess: () => Effect.sync(() => void (healthy = true)),
           onFailure: (cause) =>
-            Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.zipRight(
+            Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.andThen(
               Effect.sync(() => {
                 failures += 1
                 healthy = false
               }),
-              Effect.zipRight(
+              Effect.andThen(
                 Effect.logError(`audit event "${input.kind}" could not be recorded`, cause),
                 required ? Effect.fail(unrecorded) : Effect.void
               )

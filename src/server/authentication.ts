@@ -3,7 +3,7 @@
  * before any method runs. A refusal is a finished HTTP answer (401 with `WWW-Authenticate`, or
  * 403), so nothing behind it — no task, no stream — is ever created.
  */
-import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Effect } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import type { PeerCertificateInfo } from "../auth/auth-request.ts"

@@ -5,7 +5,7 @@
  * being read; a body without one (chunked) is counted as it arrives and abandoned as soon as
  * it passes the limit.
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "effect/http"
 import { Data, Effect, Stream } from "effect"
 
 /** The body was larger than the configured limit. */
@@ -40,7 +40,7 @@ export const readBody = (
   }
   return request.stream.pipe(
     Stream.mapError((cause) => new BodyUnreadable({ cause })),
-    Stream.runFoldEffect({ parts: [] as Array<Uint8Array>, size: 0 }, (acc, part) => {
+    Stream.runFoldEffect(() => ({ parts: [] as Array<Uint8Array>, size: 0 }), (acc, part) => {
       acc.size += part.byteLength
       if (acc.size > limit) return Effect.fail(new BodyTooLarge({ limit }))
       acc.parts.push(part)

@@ -7,13 +7,14 @@
  * 2. with `trustProxyHeaders`, the origin the request names: `X-Forwarded-Proto` and
  *    `X-Forwarded-Host` (first value of each), else the `Host` header (or the request URL);
  * 3. the address the server listens on ({@link ListeningOrigin}, provided by the adapters; or
- *    the address of the `@effect/platform` `HttpServer` the routes are served by);
+ *    the address of the Effect `HttpServer` the routes are served by);
  * 4. otherwise no guess: the card is answered with an internal error naming the options.
  *
  * @module
  */
-import { HttpServer, type HttpServerRequest } from "@effect/platform"
+import { HttpServer, type HttpServerRequest } from "effect/http"
 import { Effect, Option } from "effect"
+import { NetAddress } from "effect/net"
 import { Internal } from "../../schemas/error-catalogue.ts"
 import { ListeningOrigin } from "./listening-origin.ts"
 import type { ResolvedServerOptions } from "./options.ts"
@@ -54,9 +55,10 @@ export const requestOrigin = (request: HttpServerRequest.HttpServerRequest, defa
 }
 
 const platformServerOrigin = Effect.map(Effect.serviceOption(HttpServer.HttpServer), (server) => {
-  if (Option.isNone(server) || server.value.address._tag !== "TcpAddress") return undefined
-  const { hostname, port } = server.value.address
-  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`
+  if (Option.isNone(server) || server.value.address._tag === "UnixPathAddress") return undefined
+  const { address, port } = server.value.address
+  const hostname = NetAddress.formatIp(address)
+  return `http://${address._tag === "Ipv6Address" ? `[${hostname}]` : hostname}:${port}`
 })
 
 /** The listening origin, from the adapter or else from the platform server serving the routes. */

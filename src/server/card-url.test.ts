@@ -5,9 +5,9 @@
  */
 import { request as httpRequest } from "node:http"
 import { createServer } from "node:http"
-import { HttpLayerRouter } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Either, Exit, Fiber, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Context, Effect, Exit, Fiber, Layer, Result } from "effect"
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Listening } from "../adapters/listening.ts"
@@ -134,7 +134,7 @@ describe("a signed server", () => {
   it("refuses to start without publicUrl, naming the option", async () => {
     await expect(A2AServer.make(testAgent(), { cardSigning: signing() })).rejects.toThrow(/`cardSigning` needs `publicUrl`/)
     await expect(A2AServer.make(testAgent(), { cardSigning: signing(), trustProxyHeaders: true })).rejects.toThrow(/publicUrl/)
-    const layer = A2AServer.layer(testAgent(), { cardSigning: signing() }).pipe(Layer.provide(HttpLayerRouter.layer))
+    const layer = A2AServer.layer(testAgent(), { cardSigning: signing() }).pipe(Layer.provide(HttpRouter.layer))
     const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(layer)))
     expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/`cardSigning` needs `publicUrl`/)
   })
@@ -157,7 +157,7 @@ describe("a signed server", () => {
       const cards = [await publicCard(listening.url, headers), await extendedCardRpc(listening.url, headers)]
       for (const card of cards) {
         expect(urlsOf(card).every((u) => u.startsWith("https://agent.example.com/a2a/"))).toBe(true)
-        expect(Either.isRight(await Effect.runPromise(Effect.either(verifyAgentCard(card, { keys: jwks }))))).toBe(true)
+        expect(Result.isSuccess(await Effect.runPromise(Effect.result(verifyAgentCard(card, { keys: jwks }))))).toBe(true)
       }
     } finally {
       await listening.close({ graceMs: 0 })
@@ -205,7 +205,7 @@ describe("the Web handler without an adapter", () => {
 describe("as a layer in an app's own router", () => {
   it("names the address of the platform server the routes are served by", async () => {
     let port = 0
-    const app = HttpLayerRouter.serve(A2AServer.layer(testAgent()), { disableLogger: true, disableListenLog: true }).pipe(
+    const app = HttpRouter.serve(A2AServer.layer(testAgent()), { disableLogger: true, disableListenLog: true }).pipe(
       Layer.provide(NodeHttpServer.layer(() => {
         const server = createServer()
         server.once("listening", () => (port = (server.address() as { port: number }).port))

@@ -2,7 +2,7 @@
  * `agent/getAuthenticatedExtendedCard`: served to authenticated callers only (also where the card
  * makes credentials optional), per principal, and refused or absent as the spec says otherwise.
  */
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { exportJWK, generateKeyPair, type JSONWebKeySet } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AgentCardInput } from "../agent/agent.ts"
@@ -95,11 +95,11 @@ describe("the authenticated extended card", () => {
       (client) => client.getAuthenticatedExtendedCard()
     ))
     expect(withKey.skills.map((s) => s.id)).toEqual(["echo", "ledger-alice"])
-    const anonymous = await Effect.runPromise(Effect.either(Effect.flatMap(
+    const anonymous = await Effect.runPromise(Effect.result(Effect.flatMap(
       A2AClient.make(base, { fetch: fetchVia, retries: 0 }),
       (client) => client.getAuthenticatedExtendedCard()
     )))
-    expect(Either.isLeft(anonymous) && anonymous.left).toMatchObject({ code: -32041, data: { status: 401, reason: "missing_credentials" } })
+    expect(Result.isFailure(anonymous) && anonymous.failure).toMatchObject({ code: -32041, data: { status: 401, reason: "missing_credentials" } })
   })
 })
 
@@ -148,12 +148,12 @@ describe("a signed server", () => {
 
   it("signs its public card", async () => {
     const raw = await (await signed.handler(new Request("http://127.0.0.1/.well-known/agent-card.json"))).json()
-    expect(Either.isRight(await Effect.runPromise(Effect.either(verifyAgentCard(raw, { keys: jwks }))))).toBe(true)
+    expect(Result.isSuccess(await Effect.runPromise(Effect.result(verifyAgentCard(raw, { keys: jwks }))))).toBe(true)
   })
 
   it("signs the extended card as well", async () => {
     const answer = await wireCall(signed.handler, METHOD, {}, { headers: { "x-api-key": "key-of-alice" } })
-    const verified = await Effect.runPromise(Effect.either(verifyAgentCard(answer.body.result, { keys: jwks })))
-    expect(Either.isRight(verified)).toBe(true)
+    const verified = await Effect.runPromise(Effect.result(verifyAgentCard(answer.body.result, { keys: jwks })))
+    expect(Result.isSuccess(verified)).toBe(true)
   })
 })

@@ -1,15 +1,16 @@
 /**
- * The scheduler the server's fibers run on.
+ * The scheduler the server's requests and the agents they start run on.
  *
- * Effect's default scheduler chains fiber work through microtasks and only falls back to a timer
- * after thousands of rounds. HTTP servers flush socket writes (and emit `drain`) from the host's
- * task queue, so while agents keep producing, nothing written reaches the client: the first event
- * of a stream waits for the agent to pause, and a fast agent runs far ahead of its reader. This
- * scheduler lets the host's I/O in after a few microtask rounds.
+ * Effect's default scheduler dispatches every batch of fiber work with `setImmediate`, one host
+ * macrotask per hop. An agent that keeps producing gets a long slice at each turn while the stream
+ * writer, which needs several hops per event, advances one hop per turn: the agent runs far ahead
+ * and a fast stream's first event reaches the client only after seconds. This scheduler chains a
+ * few dispatches as microtasks (the writer's hops complete at once) and then yields to the host's
+ * I/O with a macrotask, so socket writes and `drain` still get their turn.
  */
 import { Scheduler } from "effect"
 
-/** How many microtask rounds run before the host's I/O gets a turn. */
+/** How many dispatches in a row run as microtasks before the host's I/O gets a turn. */
 const roundsBeforeIo = 16
 
 /** A host macrotask: `setImmediate` where the runtime has it (Node, Bun), else a zero timer. */
@@ -17,13 +18,25 @@ const nextMacrotask: (run: () => void) => void = typeof globalThis.setImmediate 
   ? (run) => void globalThis.setImmediate(run)
   : (run) => void setTimeout(run, 0)
 
-const runners = Scheduler.SchedulerRunner.cached((depth, drain) => {
-  if (depth >= roundsBeforeIo) nextMacrotask(() => drain(0))
-  else void Promise.resolve().then(() => drain(depth + 1))
-})
+let microtaskRounds = 0
 
-/** Runs fibers like the default scheduler, but yields to the host's I/O every few rounds. */
-export const ioScheduler: Scheduler.Scheduler = {
-  shouldYield: (fiber) => Scheduler.defaultScheduler.shouldYield(fiber),
-  scheduleTask: (task, priority, fiber) => runners(fiber).scheduleTask(task, priority)
+/** Runs `task` on a microtask, or on a macrotask every `roundsBeforeIo + 1`-th time; returns its cancellation. */
+const dispatch = (task: () => void): (() => void) => {
+  let cancelled = false
+  const run = () => {
+    if (!cancelled) task()
+  }
+  if (microtaskRounds < roundsBeforeIo) {
+    microtaskRounds++
+    void Promise.resolve().then(run)
+  } else {
+    microtaskRounds = 0
+    nextMacrotask(run)
+  }
+  return () => {
+    cancelled = true
+  }
 }
+
+/** Effect's default scheduler, dispatching a few rounds as microtasks before yielding to the host's I/O. */
+export const ioScheduler: Scheduler.Scheduler = new Scheduler.MixedScheduler("async", dispatch)

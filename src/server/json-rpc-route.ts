@@ -5,8 +5,8 @@
  * Once a request names a streaming method, every answer to it — errors included — is an SSE
  * stream, because stream clients (the official JS client among them) refuse a JSON reply.
  */
-import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Either, Exit, Option, Stream } from "effect"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
+import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
 import {
   decodeRequest,
   type DecodedRequest,
@@ -63,7 +63,7 @@ const jsonError = (id: RequestId, error: ProtocolError, status = 200) => json(er
 
 /** Turns a failure or defect of a method into a wire error; defects never show their cause. */
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
-  const failure = Option.getOrUndefined(Cause.failureOption(cause))
+  const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   if (failure !== undefined && isProtocolError(failure)) return failure
   return new Internal({ message: "Internal error" })
 }
@@ -122,18 +122,18 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.either)
-      if (read._tag === "Left") {
-        return read.left._tag === "BodyTooLarge"
+      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.result)
+      if (read._tag === "Failure") {
+        return read.failure._tag === "BodyTooLarge"
           ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
           : jsonError(null, new InvalidRequest({ message: "The request body could not be read" }), 400)
       }
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
-      const body = decodeBody(read.right, decodeOptions)
-      const authenticated = yield* Effect.either(deps.principal(request, targetOf(deps.card, body)))
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
+      const body = decodeBody(read.success, decodeOptions)
+      const authenticated = yield* Effect.result(deps.principal(request, targetOf(deps.card, body)))
+      if (authenticated._tag === "Failure") return authenticated.failure
+      const principal = authenticated.success
 
       // Every request past authentication leaves a record, whatever its outcome; in `required`
       // mode an answer whose record could not be written becomes the trail's error.
@@ -144,14 +144,14 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
 
       const { decoded } = body
       if (decoded._tag === "Failure") {
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method: body.method ?? "",
           outcome: "error",
           errorCode: decoded.error.code,
           durationMs: 0,
           requestId: decoded.id
         }))
-        return jsonError(decoded.id, recorded._tag === "Left" ? recorded.left : decoded.error)
+        return jsonError(decoded.id, recorded._tag === "Failure" ? recorded.failure : decoded.error)
       }
       const { id, method } = decoded
       const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
@@ -163,7 +163,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") {
         // Refused before any work, but still a request of an authenticated principal: the trail keeps it.
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method,
           outcome: "error",
           errorCode: negotiation.error.code,
@@ -171,16 +171,16 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           requestId: id,
           taskId: taskIdOf(decoded.params, undefined)
         }))
-        return answerError(recorded._tag === "Left" ? recorded.left : negotiation.error)
+        return answerError(recorded._tag === "Failure" ? recorded.failure : negotiation.error)
       }
       // In `required` mode a request runs only while the trail records: a failing trail refuses it here.
       let refused: Internal | undefined
       if (deps.audit.enabled) {
-        const admitted = yield* Effect.either(Effect.zipRight(
+        const admitted = yield* Effect.result(Effect.andThen(
           deps.audit.admit,
           Effect.forEach(negotiation.uris, (uri) => deps.audit.record({ kind: "extension-activated", uri, method }), { discard: true })
         ))
-        if (admitted._tag === "Left") refused = admitted.left
+        if (admitted._tag === "Failure") refused = admitted.failure
       }
       const echo: Record<string, string> = negotiation.uris.length > 0
         ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
@@ -205,31 +205,31 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const exit = refused !== undefined
         ? Exit.fail(refused)
         : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
-      if (Exit.isFailure(exit) && Cause.isDie(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
-      const outcome: Either.Either<unknown, ProtocolError> = Exit.isSuccess(exit)
-        ? Either.right(exit.value)
-        : Either.left(toProtocolError(exit.cause))
+      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
+      const outcome: Result.Result<unknown, ProtocolError> = Exit.isSuccess(exit)
+        ? Result.succeed(exit.value)
+        : Result.fail(toProtocolError(exit.cause))
       if (deps.audit.enabled) {
-        const recorded = yield* Effect.either(recordRequest({
+        const recorded = yield* Effect.result(recordRequest({
           method,
-          outcome: outcome._tag === "Left" ? "error" : "ok",
-          ...(outcome._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          outcome: outcome._tag === "Failure" ? "error" : "ok",
+          ...(outcome._tag === "Failure" ? { errorCode: outcome.failure.code } : {}),
           // The wall clock may step back; a negative duration would not fit the record.
           durationMs: Math.max(0, (yield* Clock.currentTimeMillis) - started),
           requestId: id,
-          taskId: taskIdOf(decoded.params, outcome._tag === "Right" ? outcome.right : undefined)
+          taskId: taskIdOf(decoded.params, outcome._tag === "Success" ? outcome.success : undefined)
         }))
-        if (recorded._tag === "Left") return answerError(refused ?? recorded.left)
+        if (recorded._tag === "Failure") return answerError(refused ?? recorded.failure)
       }
-      if (outcome._tag === "Left") return answerError(outcome.left)
-      if (!streaming) return json(successResponse(id, outcome.right), 200, echo)
-      const events = outcome.right as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
+      if (outcome._tag === "Failure") return answerError(outcome.failure)
+      if (!streaming) return json(successResponse(id, outcome.success), 200, echo)
+      const events = outcome.success as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
       return HttpServerResponse.stream(
         sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
         { headers: { ...sseHeaders, ...echo } }
       )
     }).pipe(
-      Effect.catchAllCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
+      Effect.catchCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
     ) as Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
 

@@ -17,4 +17,4 @@
 import { Context } from "effect"
 
 /** The listening origin: scheme, host and port, no path and no trailing slash. */
-export class ListeningOrigin extends Context.Tag("a2a-actors/ListeningOrigin")<ListeningOrigin, string>() {}
+export class ListeningOrigin extends Context.Service<ListeningOrigin, string>()("a2a-actors/ListeningOrigin") {}

@@ -65,15 +65,15 @@ export const makeMethodHandlers = ({ runtime, card, extendedCard, checkPushConfi
     return push ? checked(config) : pushOff()
   }
   return {
-    "message/send": (params, ctx) => Effect.zipRight(inlinePush(params), runtime.send(params, ctx)),
+    "message/send": (params, ctx) => Effect.andThen(inlinePush(params), runtime.send(params, ctx)),
     "message/stream": (params, ctx) =>
-      streaming ? Effect.zipRight(inlinePush(params), runtime.stream(params, ctx)) : streamingOff("message/stream"),
+      streaming ? Effect.andThen(inlinePush(params), runtime.stream(params, ctx)) : streamingOff("message/stream"),
     "tasks/get": (params, ctx) => runtime.get(params, ctx),
     "tasks/cancel": (params, ctx) => runtime.cancel(params, ctx),
     "tasks/resubscribe": (params, ctx) =>
       streaming ? runtime.resubscribe(params, ctx, ctx.lastEventId) : streamingOff("tasks/resubscribe"),
     "tasks/pushNotificationConfig/set": (params, ctx) =>
-      push ? Effect.zipRight(checked(params.pushNotificationConfig), runtime.setPushConfig(params, ctx)) : pushOff(),
+      push ? Effect.andThen(checked(params.pushNotificationConfig), runtime.setPushConfig(params, ctx)) : pushOff(),
     "tasks/pushNotificationConfig/get": (params, ctx) => (push ? runtime.getPushConfig(params, ctx) : pushOff()),
     "tasks/pushNotificationConfig/list": (params, ctx) => (push ? runtime.listPushConfigs(params, ctx) : pushOff()),
     "tasks/pushNotificationConfig/delete": (params, ctx) =>

@@ -3,7 +3,7 @@
  * Node listener where the JWKS must be fetched over HTTP), real webhooks on 127.0.0.1 out, with
  * real time and fast retries. Only loopback is used; the tests allowlist 127.0.0.1/32.
  */
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as jose from "jose"
 import { afterEach, describe, expect, it } from "vitest"
 import type { Task, TaskPushNotificationConfig } from "../../schemas/index.ts"
@@ -57,7 +57,7 @@ const serverFor = async (counted: CountedAgent, config: A2AServerConfig = {}): P
 const auditSink = (): MemoryAuditSink => Effect.runSync(memoryAuditSink())
 
 const verifyCall = (verifier: PushVerifier, call: ReceivedCall) =>
-  Effect.runPromise(Effect.either(verifier.verify({
+  Effect.runPromise(Effect.result(verifier.verify({
     authorization: call.headers["authorization"],
     token: call.headers["x-a2a-notification-token"],
     body: call.body
@@ -377,19 +377,19 @@ describe("push notifications through the server: signed deliveries", () => {
     const verified: Array<string> = []
     for (const call of stub.calls) {
       const result = await verifyCall(verifier, call)
-      if (Either.isLeft(result)) throw new Error(`delivery ${call.call} did not verify: ${result.left.reason}`)
-      expect(result.right.claims.taskId).toBe(task.id)
-      expect(result.right.claims.iss).toBe(testIssuer)
-      verified.push(result.right.task.status.state)
+      if (Result.isFailure(result)) throw new Error(`delivery ${call.call} did not verify: ${result.failure.reason}`)
+      expect(result.success.claims.taskId).toBe(task.id)
+      expect(result.success.claims.iss).toBe(testIssuer)
+      verified.push(result.success.task.status.state)
     }
     expect(verified).toEqual(stepperStates)
 
     // The checks bite: the same delivery again is a replay; another webhook's verifier refuses the audience.
     const replay = await verifyCall(verifier, stub.calls[0]!)
-    expect(Either.isLeft(replay) && replay.left.reason).toBe("replayed")
+    expect(Result.isFailure(replay) && replay.failure.reason).toBe("replayed")
     const elsewhere = makePushVerifier({ audience: `${stub.url}/other`, keys: { jwksUrl }, token: "tok-s" })
     const misdirected = await verifyCall(elsewhere, stub.calls[1]!)
-    expect(Either.isLeft(misdirected) && misdirected.left.reason).toBe("audience")
+    expect(Result.isFailure(misdirected) && misdirected.failure.reason).toBe("audience")
   })
 
   it("key rotation without downtime: deliveries before and after keys.rotate() verify", async () => {
@@ -406,7 +406,7 @@ describe("push notifications through the server: signed deliveries", () => {
     const task = resultOf<Task>(await rpc("message/send", sendParams("start", { push: { url } })))
     await waitUntil(() => stub.accepted.length >= before, "the deliveries before the rotation")
     const early = makePushVerifier({ audience: url, keys: { jwksUrl }, issuer: testIssuer })
-    for (const call of stub.calls) expect(Either.isRight(await verifyCall(early, call))).toBe(true)
+    for (const call of stub.calls) expect(Result.isSuccess(await verifyCall(early, call))).toBe(true)
 
     // Publish the next key first; a receiver that fetches the JWKS now, and caches it, must be fine.
     const next = await Effect.runPromise(keys.prepare())
@@ -423,12 +423,12 @@ describe("push notifications through the server: signed deliveries", () => {
 
     // The cached pre-rotation JWKS verifies the post-rotation deliveries without a refetch...
     const fromCache = makePushVerifier({ audience: url, keys: { jwks: cached }, issuer: testIssuer })
-    for (const call of stub.calls.slice(before)) expect(Either.isRight(await verifyCall(fromCache, call))).toBe(true)
+    for (const call of stub.calls.slice(before)) expect(Result.isSuccess(await verifyCall(fromCache, call))).toBe(true)
     // ...and a receiver fetching the JWKS after the rotation still verifies the older deliveries.
     const late = makePushVerifier({ audience: url, keys: { jwksUrl }, issuer: testIssuer })
     for (const call of stub.calls) {
       const result = await verifyCall(late, call)
-      expect(Either.isRight(result), `delivery ${call.call} (${Either.isLeft(result) ? result.left.reason : "ok"})`).toBe(true)
+      expect(Result.isSuccess(result), `delivery ${call.call} (${Result.isFailure(result) ? result.failure.reason : "ok"})`).toBe(true)
     }
     const published = (await (await fetch(jwksUrl)).json()) as jose.JSONWebKeySet
     expect(published.keys.map((k) => k.kid)).toEqual([next.kid, oldKid])

@@ -7,8 +7,8 @@
 import { createServer as createHttpsServer, request as httpsRequest, type Server as HttpsServer } from "node:https"
 import type { AddressInfo } from "node:net"
 import { Readable } from "node:stream"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect } from "effect"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SecurityScheme } from "../../schemas/index.ts"
 import { nodeClientCertificate } from "../adapters/node-client-certificate.ts"
@@ -375,6 +375,8 @@ describe.skipIf(!opensslAvailable())("scheme mtls (node:https, client certificat
   let server: A2AServerHandle
   let https: HttpsServer
   let url: string
+  // The request fibers of the Node handler belong to this scope, closed after the server.
+  const requests = Effect.runSync(Scope.make())
   const seen: Array<PeerCertificateInfo | undefined> = []
 
   beforeAll(async () => {
@@ -392,7 +394,7 @@ describe.skipIf(!opensslAvailable())("scheme mtls (node:https, client certificat
     })
     https = createHttpsServer(
       { key: tls.server.key, cert: tls.server.cert, ca: tls.ca, requestCert: true, rejectUnauthorized: false },
-      Effect.runSync(NodeHttpServer.makeHandler(server.app))
+      Effect.runSync(NodeHttpServer.makeHandler(server.app, { scope: requests }))
     )
     await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", () => resolve()))
     url = `https://127.0.0.1:${(https.address() as AddressInfo).port}/`
@@ -401,6 +403,7 @@ describe.skipIf(!opensslAvailable())("scheme mtls (node:https, client certificat
     https?.closeAllConnections()
     await new Promise<void>((resolve) => (https === undefined ? resolve() : https.close(() => resolve())))
     await server?.dispose({ graceMs: 0 })
+    await Effect.runPromise(Scope.close(requests, Exit.void))
   })
 
   const challenge = `MutualTLS realm="${realm}"`

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { Array as Arr, Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { TaskNotFound } from "../../schemas/error-catalogue.ts"
 import { sseBody } from "./sse-writer.ts"
 
 const decoder = new TextDecoder()
-const text = (chunks: Chunk.Chunk<Uint8Array>) => Chunk.toArray(chunks).map((c) => decoder.decode(c))
+const text = (chunks: ReadonlyArray<Uint8Array>) => chunks.map((c) => decoder.decode(c))
 
 describe("sseBody", () => {
   it.effect("writes one id line and one data line per event, carrying the request id", () =>
@@ -19,7 +20,7 @@ describe("sseBody", () => {
 
   it.effect("writes every event of one input chunk as one buffer", () =>
     Effect.gen(function* () {
-      const events = Stream.fromChunk(Chunk.range(1, 50).pipe(Chunk.map((seq) => ({ seq, event: { n: seq } }))))
+      const events = Stream.fromArray(Arr.range(1, 50).map((seq) => ({ seq, event: { n: seq } })))
       const out = text(yield* Stream.runCollect(sseBody(7, events, { heartbeatMs: 0 })))
       expect(out).toHaveLength(1)
       expect(out[0]!.match(/^data: /gm)).toHaveLength(50)
@@ -34,10 +35,10 @@ describe("sseBody", () => {
         artifact: { artifactId: "a", parts: [{ kind: "text", text: `${seq} grüße 🙂 ${"x".repeat(seq % 97)}` }] },
         append: seq > 1
       })
-      const frames = Chunk.range(1, 3_000).pipe(Chunk.map((seq) => ({ seq, event: event(seq) })))
-      const out = text(yield* Stream.runCollect(sseBody(3, Stream.fromChunk(frames), { heartbeatMs: 0 })))
+      const frames = Arr.range(1, 3_000).map((seq) => ({ seq, event: event(seq) }))
+      const out = text(yield* Stream.runCollect(sseBody(3, Stream.fromArray(frames), { heartbeatMs: 0 })))
       expect(out).toHaveLength(1)
-      const expected = Chunk.toArray(frames)
+      const expected = frames
         .map(({ seq, event }) => `id: ${seq}\ndata: {"jsonrpc":"2.0","id":3,"result":${JSON.stringify(event)}}\n\n`)
         .join("")
       expect(out[0]!.length).toBeGreaterThan(64 * 1024)
@@ -46,8 +47,8 @@ describe("sseBody", () => {
 
   it.effect("hands out buffers that later chunks do not overwrite", () =>
     Effect.gen(function* () {
-      const events = Stream.fromChunks(Chunk.of({ seq: 1, event: { n: "first" } }), Chunk.of({ seq: 2, event: { n: "second" } }))
-      const buffers = Chunk.toArray(yield* Stream.runCollect(sseBody(1, events, { heartbeatMs: 0 })))
+      const events = Stream.fromArrays([{ seq: 1, event: { n: "first" } }], [{ seq: 2, event: { n: "second" } }])
+      const buffers = yield* Stream.runCollect(sseBody(1, events, { heartbeatMs: 0 }))
       expect(buffers.map((b) => decoder.decode(b))).toEqual([
         'id: 1\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":"first"}}\n\n',
         'id: 2\ndata: {"jsonrpc":"2.0","id":1,"result":{"n":"second"}}\n\n'
@@ -83,10 +84,12 @@ describe("sseBody", () => {
       const never = Stream.never as Stream.Stream<{ seq: number; event: unknown }>
       const fiber = yield* sseBody(1, never, { heartbeatMs: 1_000 }).pipe(
         Stream.runForEach((c) => Effect.sync(() => collected.push(decoder.decode(c)))),
-        Effect.fork
+        Effect.forkChild
       )
+      // the opening ping gets the response headers out while nothing else is ready, before any time passes
+      yield* Effect.yieldNow.pipe(Effect.repeat({ until: () => collected.length > 0, times: 100 }))
+      expect(collected).toEqual([": ping\n\n"])
       yield* TestClock.adjust(999)
-      // the opening ping gets the response headers out while nothing else is ready
       expect(collected).toEqual([": ping\n\n"])
       yield* TestClock.adjust(1)
       yield* TestClock.adjust(2_000)

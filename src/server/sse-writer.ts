@@ -7,7 +7,7 @@
  * than one per event. While nothing is written for `heartbeatMs`, a `: ping` comment keeps
  * proxies and idle timers from closing the connection.
  */
-import { Cause, Chunk, Clock, Effect, Option, Schedule, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Schedule, Stream } from "effect"
 import { type ProtocolError, Internal, isProtocolError } from "../../schemas/error-catalogue.ts"
 import { errorResponse, resultPrefix, type RequestId } from "./json-rpc-envelope.ts"
 import { makeEventJson } from "./sse-event-json.ts"
@@ -42,8 +42,7 @@ const eventsPerEncode = 32
 const framer = (id: RequestId) => {
   const prefix = `data: ${resultPrefix(id)}`
   const json = makeEventJson()
-  return (chunk: Chunk.Chunk<SequencedFrame>): Uint8Array => {
-    const frames = Chunk.toReadonlyArray(chunk)
+  return (frames: ReadonlyArray<SequencedFrame>): Uint8Array => {
     let buffer = scratch
     let used = 0
     let text = ""
@@ -75,25 +74,25 @@ export const sseBody = (
   options: SseOptions
 ): Stream.Stream<Uint8Array> => {
   const frame = framer(id)
-  const endWithError = Stream.catchAllCause((cause: Cause.Cause<ProtocolError>) => {
+  const endWithError = Stream.catchCause((cause: Cause.Cause<ProtocolError>) => {
     // A client that went away interrupts the writer: nothing is left to write to.
-    if (Cause.isInterruptedOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
-    const failure = Option.getOrUndefined(Cause.failureOption(cause))
+    if (Cause.hasInterruptsOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
+    const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
     const error = failure !== undefined && isProtocolError(failure)
       ? failure
       : new Internal({ message: "The stream ended because of an internal error" })
     return Stream.succeed(errorFrame(id, error))
   })
   if (options.heartbeatMs <= 0) {
-    return events.pipe(Stream.mapChunks((chunk) => Chunk.of(frame(chunk))), endWithError)
+    return events.pipe(Stream.mapArray((chunk) => [frame(chunk)] as const), endWithError)
   }
   let lastWrite = 0
   const frames = events.pipe(
     // The write time is noted in the same step as the frame, not by a separate effect per chunk.
-    Stream.mapChunksEffect((chunk) =>
+    Stream.mapArrayEffect((chunk) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         lastWrite = now
-        return Chunk.of(frame(chunk))
+        return [frame(chunk)] as const
       })
     ),
     endWithError
@@ -101,7 +100,7 @@ export const sseBody = (
   // A stream with nothing to send yet (a resubscription with `Last-Event-ID` to a quiet task) still
   // sends its response headers at once: servers write them with the first body bytes, and a client
   // waiting for them would otherwise time out before the first heartbeat.
-  const opening = Stream.fromEffect(Effect.yieldNow()).pipe(Stream.filter(() => lastWrite === 0), Stream.as(PING))
+  const opening = Stream.fromEffect(Effect.yieldNow).pipe(Stream.filter(() => lastWrite === 0), Stream.as(PING))
   const pings = Stream.concat(
     opening,
     Stream.fromSchedule(Schedule.spaced(options.heartbeatMs)).pipe(

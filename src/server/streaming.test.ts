@@ -103,7 +103,7 @@ describe("streaming over a real socket", () => {
   })
 
   it("ends open streams cleanly on shutdown and cancels tasks still running after the grace period", async () => {
-    const never = Agent.make({ card, execute: (ctx) => Effect.zipRight(ctx.working("waiting"), Effect.never) })
+    const never = Agent.make({ card, execute: (ctx) => Effect.andThen(ctx.working("waiting"), Effect.never) })
     const server = await A2AServer.make(never, { heartbeatMs: 0 })
     listening = await serveNode(server)
     const url = `${listening.url}/`

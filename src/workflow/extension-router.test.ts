@@ -25,13 +25,13 @@ const setup = Effect.gen(function*() {
 })
 
 describe("Workflow.router", () => {
-  it.scoped("lists the extension's methods", () =>
+  it.effect("lists the extension's methods", () =>
     Effect.gen(function*() {
       const { router } = yield* setup
       expect([...router.methods]).toEqual(["approval/approve", "approval/reject", "approval/revise"])
     }))
 
-  it.scoped("approval/approve reaches the named task's machine and no other", () =>
+  it.effect("approval/approve reaches the named task's machine and no other", () =>
     Effect.gen(function*() {
       const { review, router, runtime } = yield* setup
       const a = yield* review("note A")
@@ -45,7 +45,7 @@ describe("Workflow.router", () => {
       expect(call?.metadata?.[approvalExtension.uri]).toEqual({ method: "approve", params: {} })
     }))
 
-  it.scoped("approval/revise and approval/reject carry their params into the events", () =>
+  it.effect("approval/revise and approval/reject carry their params into the events", () =>
     Effect.gen(function*() {
       const { review, router } = yield* setup
       const t = yield* review("note")
@@ -57,14 +57,14 @@ describe("Workflow.router", () => {
       expect(statusText(rejected)).toBe("Rejected: late")
     }))
 
-  it.scoped("unknown method: MethodNotFound", () =>
+  it.effect("unknown method: MethodNotFound", () =>
     Effect.gen(function*() {
       const { router } = yield* setup
       const e = yield* Effect.flip(router.routeExtensionMethod("approval/escalate", { taskId: "x" }, alice))
       expect(e._tag).toBe("MethodNotFound")
     }))
 
-  it.scoped("bad params: InvalidParams saying what is wrong", () =>
+  it.effect("bad params: InvalidParams saying what is wrong", () =>
     Effect.gen(function*() {
       const { review, router } = yield* setup
       const t = yield* review("note")
@@ -78,7 +78,7 @@ describe("Workflow.router", () => {
       expect(notObject._tag).toBe("InvalidParams")
     }))
 
-  it.scoped("a task of someone else, or no task: TaskNotFound", () =>
+  it.effect("a task of someone else, or no task: TaskNotFound", () =>
     Effect.gen(function*() {
       const { review, router } = yield* setup
       const t = yield* review("note")
@@ -88,7 +88,7 @@ describe("Workflow.router", () => {
       expect(missing._tag).toBe("TaskNotFound")
     }))
 
-  it.scoped("a task not waiting for review: InvalidParams, the task unchanged", () =>
+  it.effect("a task not waiting for review: InvalidParams, the task unchanged", () =>
     Effect.gen(function*() {
       const { review, router, runtime } = yield* setup
       const t = yield* review("note")
@@ -99,7 +99,7 @@ describe("Workflow.router", () => {
       expect((yield* runtime.get({ id: t.id }, alice)).status.state).toBe("completed")
     }))
 
-  it.scoped("an event the saved machine state refuses (a guard on its context): InvalidParams, the task unchanged", () =>
+  it.effect("an event the saved machine state refuses (a guard on its context): InvalidParams, the task unchanged", () =>
     Effect.gen(function*() {
       // Waits for a code; `gate.open` applies only once a code was given, which the saved context says.
       const gateMachine = machineSetup({
@@ -136,7 +136,7 @@ describe("Workflow.router", () => {
       expect((yield* runtime.get({ id: t.id }, alice)).status.state).toBe("input-required")
     }))
 
-  it.scoped("a call reaches a task whose actor lives in another runtime sharing the store", () =>
+  it.effect("a call reaches a task whose actor lives in another runtime sharing the store", () =>
     Effect.gen(function*() {
       const store = yield* makeMemoryTaskStore()
       const first = yield* TaskRuntime.make(approvalAgent(), { store })

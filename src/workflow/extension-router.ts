@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { createActor, type AnyMachineSnapshot, type Snapshot } from "xstate"
 import { InvalidParams, MethodNotFound } from "../../schemas/index.ts"
 import type { Message, Part, ProtocolError, Task } from "../../schemas/index.ts"
@@ -83,13 +83,13 @@ export const router = (
       }
       const { taskId, ...own } = params as { taskId: string } & Record<string, unknown>
       const event = ext.decode(action, own)
-      if (Either.isLeft(event)) return yield* Effect.fail(invalid(`${method}: ${event.left}`))
+      if (Result.isFailure(event)) return yield* Effect.fail(invalid(`${method}: ${event.failure}`))
       const task = yield* runtime.get({ id: taskId }, ctx)
       if (!isInterrupted(task.status.state)) {
         return yield* Effect.fail(invalid(`${method}: task ${taskId} is ${task.status.state}, not waiting for input`))
       }
-      if (!applies(ext, task, event.right)) {
-        return yield* Effect.fail(invalid(`${method}: '${event.right.type}' does not apply to task ${taskId} in its current state`))
+      if (!applies(ext, task, event.success)) {
+        return yield* Effect.fail(invalid(`${method}: '${event.success.type}' does not apply to task ${taskId} in its current state`))
       }
       const extensionsActive = ctx.extensions.includes(ext.uri) ? ctx.extensions : [...ctx.extensions, ext.uri]
       return yield* runtime.send(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Stream } from "effect"
+import { Deferred, Effect, Stream } from "effect"
 import { fromPromise } from "xstate"
 import { approvalMachine, reviewEventFromText } from "../../machines/approval.ts"
 import { pipelineMachine, pipelineStep } from "../../machines/pipeline.ts"
@@ -28,7 +28,7 @@ describe("Workflow.toAgent: approval", () => {
     expect(approvalExtension.declaration.params).toEqual({ methods: ["approval/approve", "approval/reject", "approval/revise"] })
   })
 
-  it.scoped("request -> input-required with the draft -> approve -> completed with the document", () =>
+  it.effect("request -> input-required with the draft -> approve -> completed with the document", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(approvalAgent())
       const asked = asTask(yield* runtime.send({ message: userMessage("a launch note") }, alice))
@@ -41,7 +41,7 @@ describe("Workflow.toAgent: approval", () => {
       expect(artifactText(done, "document")).toBe("Proposal: a launch note")
     }))
 
-  it.scoped("reject -> rejected with the reason", () =>
+  it.effect("reject -> rejected with the reason", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(approvalAgent())
       const asked = asTask(yield* runtime.send({ message: userMessage("a note") }, alice))
@@ -51,7 +51,7 @@ describe("Workflow.toAgent: approval", () => {
       expect(done.artifacts).toBeUndefined()
     }))
 
-  it.scoped("revise -> a new draft for review, built from the comment; the revision bound rejects", () =>
+  it.effect("revise -> a new draft for review, built from the comment; the revision bound rejects", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(approvalAgent(1))
       const asked = asTask(yield* runtime.send({ message: userMessage("a note") }, alice))
@@ -64,7 +64,7 @@ describe("Workflow.toAgent: approval", () => {
       expect(statusText(over)).toBe("Rejected: revision limit of 1 reached")
     }))
 
-  it.scoped("a reply it cannot read asks again, saying why", () =>
+  it.effect("a reply it cannot read asks again, saying why", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(approvalAgent())
       const asked = asTask(yield* runtime.send({ message: userMessage("a note") }, alice))
@@ -73,7 +73,7 @@ describe("Workflow.toAgent: approval", () => {
       expect(statusText(again)).toMatch(/^The reply was not understood\.\n\nDraft 1 for review/)
     }))
 
-  it.scoped("a drafter that throws fails the task with its message", () =>
+  it.effect("a drafter that throws fails the task with its message", () =>
     Effect.gen(function*() {
       const agent = Workflow.toAgent({
         card: testCard(),
@@ -110,7 +110,7 @@ const pipelineAgent = (steps: Parameters<typeof pipelineMachine.provide>[0]["act
   })
 
 describe("Workflow.toAgent: pipeline", () => {
-  it.scoped("streams one artifact per step, in order and in chunks, then completes", () =>
+  it.effect("streams one artifact per step, in order and in chunks, then completes", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(pipelineAgent({
         fetch: pipelineStep(async (url, { chunk }) => {
@@ -121,7 +121,7 @@ describe("Workflow.toAgent: pipeline", () => {
         transform: pipelineStep(async (html) => html.toUpperCase()),
         summarise: pipelineStep(async (text) => `${text.length} chars`)
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice))
       expect(events.map(label)).toEqual([
         "task",
         "working(Fetching)",
@@ -138,7 +138,7 @@ describe("Workflow.toAgent: pipeline", () => {
       expect(artifactText(task, "fetch")).toBe("<doc><body>")
     }))
 
-  it.scoped("a failing step fails the task, naming the step", () =>
+  it.effect("a failing step fails the task, naming the step", () =>
     Effect.gen(function*() {
       const runtime = yield* TaskRuntime.make(pipelineAgent({
         fetch: pipelineStep(async () => "page"),
@@ -147,18 +147,18 @@ describe("Workflow.toAgent: pipeline", () => {
         }),
         summarise: pipelineStep(async () => "never")
       }))
-      const events = Chunk.toArray(yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice)))
+      const events = yield* Stream.runCollect(yield* runtime.stream({ message: userMessage("doc") }, alice))
       expect(events.map(label).slice(-2)).toEqual(["working(Transforming)", "failed(Step transform failed: bad markup)"])
       expect(events.map(label)).not.toContain("working(Summarising)")
     }))
 
-  it.scoped("cancel mid-pipeline: canceled, and the running step's actor is stopped", () =>
+  it.effect("cancel mid-pipeline: canceled, and the running step's actor is stopped", () =>
     Effect.gen(function*() {
       const started = yield* Deferred.make<AbortSignal>()
       const runtime = yield* TaskRuntime.make(pipelineAgent({
         fetch: pipelineStep(async () => "page"),
         transform: pipelineStep((_, { signal }) => {
-          Deferred.unsafeDone(started, Effect.succeed(signal))
+          Deferred.doneUnsafe(started, Effect.succeed(signal))
           return new Promise<string>(() => {})
         }),
         summarise: pipelineStep(async () => "never")

@@ -1,4 +1,4 @@
-import { Effect, Either, Queue } from "effect"
+import { Effect, Result } from "effect"
 import { createActor } from "xstate"
 import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, EventObject, InputFrom, SnapshotFrom } from "xstate"
 import type { AgentCard, Message } from "../../schemas/index.ts"
@@ -68,6 +68,42 @@ const agentMessage = (text: string, metadata: Record<string, unknown>): Message 
 })
 
 /**
+ * Wake-ups of the bridge when its machine changes. The machine's invoked actors (promises, callbacks)
+ * progress on microtasks, so the bridge wakes on a microtask too, once the change that woke it is complete:
+ * it sees each state of the machine, and streams its output, before the actors of the next state run,
+ * whenever the Effect scheduler's next turn comes. Changes while the bridge is busy count as one.
+ */
+const machineChanges = () => {
+  let pending = false
+  let waiter: (() => void) | undefined
+  const changed = () => {
+    pending = true
+    const w = waiter
+    if (w !== undefined) {
+      waiter = undefined
+      queueMicrotask(w)
+    }
+  }
+  /** Succeeds once the machine changed since the last call (at once if it already did). */
+  const next: Effect.Effect<void> = Effect.suspend(() => {
+    if (pending) {
+      pending = false
+      return Effect.void
+    }
+    return Effect.callback<void>((resume) => {
+      waiter = () => {
+        pending = false
+        resume(Effect.void)
+      }
+      return Effect.sync(() => {
+        waiter = undefined
+      })
+    })
+  })
+  return { changed, next }
+}
+
+/**
  * Runs `options.machine` as the body of each task. The machine's states say what the task does (see
  * `state-meta.ts`): emitted `a2a.artifact` / `a2a.status` events become artifacts and progress; a state
  * with `meta.a2a: "input-required"` asks the user its `prompt` and turns the reply (through `toEvent`, or an
@@ -106,18 +142,18 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
   const persist = options.persist ?? true
 
   /** The event for a reply, or why it does not apply (then the user is asked again). */
-  const eventFor = (message: Message, snapshot: AnyMachineSnapshot): Either.Either<EventObject, string> => {
+  const eventFor = (message: Message, snapshot: AnyMachineSnapshot): Result.Result<EventObject, string> => {
     const found = callOf(message, extensions)
     const event = found === undefined
-      ? Either.fromNullable(options.toEvent(message, snapshot as SnapshotFrom<TMachine>), () => "The reply was not understood.")
+      ? Result.fromNullishOr(options.toEvent(message, snapshot as SnapshotFrom<TMachine>), () => "The reply was not understood.")
       : found.extension.decode(found.call.method, found.call.params)
-    return Either.flatMap(event, (e) =>
-      snapshot.can(e) ? Either.right(e) : Either.left(`'${e.type}' does not apply in state ${stateKey(snapshot)}.`))
+    return Result.flatMap(event, (e) =>
+      snapshot.can(e) ? Result.succeed(e) : Result.fail(`'${e.type}' does not apply in state ${stateKey(snapshot)}.`))
   }
 
   const execute = (ctx: TaskContext) =>
     Effect.gen(function*() {
-      const wake = yield* Queue.unbounded<void>()
+      const changes = machineChanges()
       const emitted: Array<A2AEmitted> = []
       const saved = persist ? persistedIn(ctx.history) : undefined
       const actor = yield* Effect.acquireRelease(
@@ -128,7 +164,7 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
           a.on("*", (e) => {
             if (isA2AEmitted(e)) emitted.push(e)
           })
-          a.subscribe({ next: () => Queue.unsafeOffer(wake, undefined), error: () => Queue.unsafeOffer(wake, undefined) })
+          a.subscribe({ next: changes.changed, error: changes.changed })
           return a.start()
         }),
         (a) => Effect.sync(() => a.stop())
@@ -170,8 +206,8 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
               answer = yield* (action.kind === "input-required" ? ctx.requestInput(question) : ctx.requestAuth(question))
             }
             const event = eventFor(answer, snapshot)
-            note = Either.isLeft(event) ? `${event.left}\n\n` : ""
-            if (Either.isRight(event)) actor.send(event.right)
+            note = Result.isFailure(event) ? `${event.failure}\n\n` : ""
+            if (Result.isSuccess(event)) actor.send(event.success)
             break
           }
           case "Run": {
@@ -181,8 +217,7 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
               seen = key
               if (action.status !== undefined || ctx.task.status.state === "submitted") yield* ctx.working(action.status)
             }
-            yield* Queue.take(wake)
-            yield* Queue.takeAll(wake)
+            yield* changes.next
           }
         }
       }

@@ -1,4 +1,4 @@
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema } from "effect"
 import type { AnyStateMachine, EventFromLogic, EventObject } from "xstate"
 import { describeParamsError } from "../../schemas/decode-request.ts"
 import type { AgentExtension, Message } from "../../schemas/index.ts"
@@ -12,7 +12,7 @@ export type ExtensionMethod<TEvent> = (params: Readonly<Record<string, unknown>>
 
 /** A method built by {@link method}: also callable, it then throws on bad params. */
 export type SchemaMethod<TEvent> = ExtensionMethod<TEvent> & {
-  readonly decode: (params: unknown) => Either.Either<TEvent, string>
+  readonly decode: (params: unknown) => Result.Result<TEvent, string>
 }
 
 /**
@@ -49,7 +49,7 @@ export interface WorkflowExtension<TMachine extends AnyStateMachine = AnyStateMa
   readonly methodNames: ReadonlyArray<string>
   readonly blocking: boolean
   /** The event for a call of `action` with `params`, or why there is none (unknown action, bad params). */
-  readonly decode: (action: string, params: unknown) => Either.Either<EventObject, string>
+  readonly decode: (action: string, params: unknown) => Result.Result<EventObject, string>
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -61,17 +61,17 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
  * reject: Workflow.method(Schema.Struct({ reason: Schema.NonEmptyString }), (p) => ({ type: "review.reject", reason: p.reason }))
  */
 export const method = <A, I, const TEvent extends { readonly type: string }>(
-  params: Schema.Schema<A, I, never>,
+  params: Schema.Codec<A, I>,
   toEvent: (params: A) => TEvent
 ): SchemaMethod<TEvent> => {
-  const decodeParams = Schema.decodeUnknownEither(params)
-  const decode = (u: unknown): Either.Either<TEvent, string> =>
-    Either.match(decodeParams(u), {
-      onLeft: (error: ParseResult.ParseError) => Either.left(describeParamsError(error).message.replace(/^Invalid params: /, "")),
-      onRight: (a) => Either.right(toEvent(a))
+  const decodeParams = Schema.decodeUnknownResult(params)
+  const decode = (u: unknown): Result.Result<TEvent, string> =>
+    Result.match(decodeParams(u), {
+      onFailure: (error: Schema.SchemaError) => Result.fail(describeParamsError(error).message.replace(/^Invalid params: /, "")),
+      onSuccess: (a) => Result.succeed(toEvent(a))
     })
   const call = (u: Readonly<Record<string, unknown>>): TEvent =>
-    Either.getOrThrowWith(decode(u), (message) => new Error(message))
+    Result.getOrThrowWith(decode(u), (message) => new Error(message))
   return Object.assign(call, { decode })
 }
 
@@ -82,7 +82,7 @@ export const method = <A, I, const TEvent extends { readonly type: string }>(
  * `Workflow.router(runtime)`.
  *
  * @example
- * import { Schema } from "effect"
+ * import { Result, Schema } from "effect"
  * import { Workflow } from "a2a-actors"
  * import { approvalMachine } from "a2a-actors/machines"
  *
@@ -128,14 +128,14 @@ export const extension = <TMachine extends AnyStateMachine, const TEvent extends
     blocking: options.blocking ?? true,
     decode: (action, params) => {
       const m = actions.get(action)
-      if (m === undefined) return Either.left(`unknown method ${options.namespace}/${action}`)
+      if (m === undefined) return Result.fail(`unknown method ${options.namespace}/${action}`)
       const args = params === undefined ? {} : params
-      if (!isRecord(args)) return Either.left("params must be an object")
+      if (!isRecord(args)) return Result.fail("params must be an object")
       if ("decode" in m && typeof m.decode === "function") return (m as SchemaMethod<TEvent>).decode(args)
       try {
-        return Either.right<EventObject>(m(args))
+        return Result.succeed<EventObject>(m(args))
       } catch (e) {
-        return Either.left(e instanceof Error ? e.message : String(e))
+        return Result.fail(e instanceof Error ? e.message : String(e))
       }
     }
   }

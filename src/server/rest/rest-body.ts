@@ -3,8 +3,8 @@
  * bounded). An empty body is allowed where the route makes it optional (`:cancel`, `:subscribe`, which the
  * JS SDK posts with no body).
  */
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Either } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { Effect, Result } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, type ProtocolError } from "../../../schemas/error-catalogue.ts"
 import { readJsonText } from "../../../schemas/json-text.ts"
 import { readBody, utf8 } from "../body.ts"
@@ -16,23 +16,23 @@ export interface BodyFailure {
 }
 
 /** The JSON of a body that was read: its value, or why it is refused. */
-export type JsonBody = Either.Either<unknown, InvalidParams | InvalidRequest | JSONParse>
+export type JsonBody = Result.Result<unknown, InvalidParams | InvalidRequest | JSONParse>
 
 const parse = (text: string, required: boolean): JsonBody => {
   if (text.trim() === "") {
     return required
-      ? Either.left(new InvalidParams({ message: "Invalid params: this operation needs a JSON request body" }))
-      : Either.right(undefined)
+      ? Result.fail(new InvalidParams({ message: "Invalid params: this operation needs a JSON request body" }))
+      : Result.succeed(undefined)
   }
   const read = readJsonText(text)
   switch (read._tag) {
     case "Parsed":
-      return Either.right(read.value)
+      return Result.succeed(read.value)
     case "NotJson":
-      return Either.left(new JSONParse({ message: "Request body is not valid JSON" }))
+      return Result.fail(new JSONParse({ message: "Request body is not valid JSON" }))
     case "TooDeep":
       // A REST body is the operation's params: too deep is invalid params, as in JSON-RPC.
-      return Either.left(new InvalidParams({ message: `Invalid params: the request body nests objects and arrays deeper than ${read.maxDepth} levels` }))
+      return Result.fail(new InvalidParams({ message: `Invalid params: the request body nests objects and arrays deeper than ${read.maxDepth} levels` }))
   }
 }
 
@@ -55,6 +55,6 @@ export const readJsonBody = (
     ),
     Effect.map((bytes): JsonBody => {
       const text = utf8(bytes)
-      return text === undefined ? Either.left(new JSONParse({ message: "Request body is not valid UTF-8" })) : parse(text, required)
+      return text === undefined ? Result.fail(new JSONParse({ message: "Request body is not valid UTF-8" })) : parse(text, required)
     })
   )

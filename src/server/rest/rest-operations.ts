@@ -5,7 +5,7 @@
  * Params are decoded before anything runs, ids from the path included, so a bad request is InvalidParams
  * (400) and never reaches a handler.
  */
-import { Effect, Either, Schema, type Stream } from "effect"
+import { Effect, Result, Schema, type Stream } from "effect"
 import { describeParamsError } from "../../../schemas/decode-request.ts"
 import { InvalidParams, type ProtocolError } from "../../../schemas/error-catalogue.ts"
 import type { MethodName } from "../../../schemas/methods.ts"
@@ -53,23 +53,23 @@ export const methodOf: { readonly [K in RestOperation["op"]]: MethodName } = {
 export const bodyRule = (op: RestOperation["op"]): "required" | "optional" | "none" =>
   op === "send" || op === "stream" || op === "setPushConfig" ? "required" : op === "cancel" || op === "subscribe" ? "optional" : "none"
 
-const decodeParams = <A, I>(schema: Schema.Schema<A, I, never>, value: unknown): Either.Either<A, InvalidParams> =>
-  Either.mapLeft(Schema.decodeUnknownEither(schema)(value), (error) => {
+const decodeParams = <A, I>(schema: Schema.Codec<A, I>, value: unknown): Result.Result<A, InvalidParams> =>
+  Result.mapError(Schema.decodeUnknownResult(schema)(value), (error) => {
     const { issues, message } = describeParamsError(error)
     return new InvalidParams({ message, data: { issues } })
   })
 
 /** `historyLength` (or the `.proto`'s `history_length`) from the query: digits only. */
-const historyLengthOf = (search: URLSearchParams): Either.Either<number | undefined, InvalidParams> => {
+const historyLengthOf = (search: URLSearchParams): Result.Result<number | undefined, InvalidParams> => {
   const raw = search.get("historyLength") ?? search.get("history_length")
-  if (raw === null) return Either.right(undefined)
+  if (raw === null) return Result.succeed(undefined)
   return /^\d{1,9}$/.test(raw)
-    ? Either.right(Number(raw))
-    : Either.left(new InvalidParams({ message: "Invalid params: historyLength must be a non-negative integer" }))
+    ? Result.succeed(Number(raw))
+    : Result.fail(new InvalidParams({ message: "Invalid params: historyLength must be a non-negative integer" }))
 }
 
 /** Params of `:cancel` / `:subscribe`: the path's id, and `metadata` when a body carries one. */
-const idParams = (taskId: string, body: unknown): Either.Either<TaskIdParams, InvalidParams> => {
+const idParams = (taskId: string, body: unknown): Result.Result<TaskIdParams, InvalidParams> => {
   const metadata = typeof body === "object" && body !== null && !Array.isArray(body)
     ? (body as { readonly metadata?: unknown }).metadata
     : undefined
@@ -79,8 +79,8 @@ const idParams = (taskId: string, body: unknown): Either.Either<TaskIdParams, In
 const json = (body: unknown): RestOutcome => ({ _tag: "Json", body })
 const stream = (events: Stream.Stream<SequencedEvent, ProtocolError>): RestOutcome => ({ _tag: "Stream", events })
 
-const call = <A>(method: MethodName, params: Either.Either<A, InvalidParams>, run: (params: A, ctx: CallContext) => Effect.Effect<RestOutcome, ProtocolError>) =>
-  Either.map(params, (p): PreparedCall => ({ method, params: p, run: (ctx) => run(p, ctx) }))
+const call = <A>(method: MethodName, params: Result.Result<A, InvalidParams>, run: (params: A, ctx: CallContext) => Effect.Effect<RestOutcome, ProtocolError>) =>
+  Result.map(params, (p): PreparedCall => ({ method, params: p, run: (ctx) => run(p, ctx) }))
 
 /** Decodes the params of `operation` and binds it to its handler. */
 export const prepareCall = (
@@ -88,7 +88,7 @@ export const prepareCall = (
   operation: RestOperation,
   body: unknown,
   search: URLSearchParams
-): Either.Either<PreparedCall, InvalidParams> => {
+): Result.Result<PreparedCall, InvalidParams> => {
   switch (operation.op) {
     case "send":
       return call("message/send", decodeRestRequest.sendParams(body), (p, ctx) =>
@@ -97,7 +97,7 @@ export const prepareCall = (
       return call("message/stream", decodeRestRequest.sendParams(body), (p, ctx) =>
         Effect.map(handlers["message/stream"](p, ctx), stream))
     case "get": {
-      const params = Either.flatMap(historyLengthOf(search), (historyLength) =>
+      const params = Result.flatMap(historyLengthOf(search), (historyLength) =>
         decodeParams(TaskQueryParams, historyLength === undefined ? { id: operation.taskId } : { id: operation.taskId, historyLength }))
       return call("tasks/get", params, (p, ctx) => Effect.map(handlers["tasks/get"](p, ctx), (t) => json(toRest.task(t))))
     }
@@ -126,7 +126,7 @@ export const prepareCall = (
         (p, ctx) => Effect.as(handlers["tasks/pushNotificationConfig/delete"](p, ctx), { _tag: "Empty" } as const)
       )
     case "card":
-      return call("agent/getAuthenticatedExtendedCard", Either.right(undefined), (p, ctx) =>
+      return call("agent/getAuthenticatedExtendedCard", Result.succeed(undefined), (p, ctx) =>
         Effect.map(handlers["agent/getAuthenticatedExtendedCard"](p, ctx), (card) => json(cardToRest(card))))
   }
 }

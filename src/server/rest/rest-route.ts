@@ -9,12 +9,12 @@
  *
  * @example
  * ```ts
- * yield* registerRest(router, { handlers, card, options, shutdown, principal, audit })
+ * yield* router.add("*", restRoutePattern, restRoute({ handlers, card, options, shutdown, principal, audit }))
  * ```
  */
 import { traced } from "../../runtime/tracing.ts"
-import { type HttpLayerRouter, HttpServerResponse, type HttpServerRequest } from "@effect/platform"
-import { Cause, Clock, Effect, Either, Option, Stream } from "effect"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
+import { Cause, Clock, Effect, Option, Result, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
 import {
   Internal,
@@ -50,7 +50,10 @@ export interface RestRouteDeps {
   readonly audit: AuditTrail
 }
 
-/** The router pattern the binding is registered under. */
+/**
+ * The router pattern the binding is registered under: one catch-all route under `/v1/`, dispatched by
+ * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
+ */
 export const restRoutePattern = "/v1/*"
 
 type Headers = Record<string, string>
@@ -62,7 +65,7 @@ const errorJson = (error: ProtocolError, status: number = error.httpStatus, head
   json(toWireError(error), status, headers)
 
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
-  const failure = Option.getOrUndefined(Cause.failureOption(cause))
+  const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   if (failure !== undefined && isProtocolError(failure)) return failure
   return new Internal({ message: "Internal error" })
 }
@@ -99,54 +102,54 @@ export const restRoute = (deps: RestRouteDeps) => {
       const { operation } = match
 
       const rule = bodyRule(operation.op)
-      let body: JsonBody = Either.right(undefined)
+      let body: JsonBody = Result.succeed(undefined)
       if (rule !== "none") {
-        const read = yield* Effect.either(readJsonBody(request, options.maxBodyBytes, rule === "required"))
-        if (read._tag === "Left") return errorJson(read.left.error, read.left.status)
-        body = read.right
+        const read = yield* Effect.result(readJsonBody(request, options.maxBodyBytes, rule === "required"))
+        if (read._tag === "Failure") return errorJson(read.failure.error, read.failure.status)
+        body = read.success
       }
       // The body is decoded once, and who is calling is settled before anything about it is answered: an
       // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
-      const prepared = Either.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
-      const skill = Either.isRight(prepared) ? requestedSkill(deps.card, prepared.right.params) : undefined
-      const authenticated = yield* Effect.either(
+      const prepared = Result.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
+      const skill = Result.isSuccess(prepared) ? requestedSkill(deps.card, prepared.success.params) : undefined
+      const authenticated = yield* Effect.result(
         deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
       )
-      if (authenticated._tag === "Left") return authenticated.left
-      const principal = authenticated.right
+      if (authenticated._tag === "Failure") return authenticated.failure
+      const principal = authenticated.success
 
       // Every call past authentication leaves a record, whatever its outcome; in `required` mode
       // an answer whose record could not be written becomes the trail's error.
-      const recordRequest = (method: string, outcome: Either.Either<RestOutcome, ProtocolError> | undefined, params: unknown, durationMs: number) => {
+      const recordRequest = (method: string, outcome: Result.Result<RestOutcome, ProtocolError> | undefined, params: unknown, durationMs: number) => {
         if (!audit.enabled) return Effect.void
-        const taskId = taskIdOf(params, outcome?._tag === "Right" ? outcome.right : undefined)
+        const taskId = taskIdOf(params, outcome?._tag === "Success" ? outcome.success : undefined)
         return audit.record({
           kind: "request",
           method,
           principal: principal.id,
-          outcome: outcome?._tag === "Right" ? "ok" : "error",
-          ...(outcome?._tag === "Left" ? { errorCode: outcome.left.code } : {}),
+          outcome: outcome?._tag === "Success" ? "ok" : "error",
+          ...(outcome?._tag === "Failure" ? { errorCode: outcome.failure.code } : {}),
           durationMs,
           ...(taskId !== undefined ? { taskId } : {})
         })
       }
       const refuse = (method: string, error: ProtocolError, params: unknown) =>
-        Effect.map(Effect.either(recordRequest(method, Either.left(error), params, 0)), (recorded) =>
-          errorJson(recorded._tag === "Left" ? recorded.left : error))
+        Effect.map(Effect.result(recordRequest(method, Result.fail(error), params, 0)), (recorded) =>
+          errorJson(recorded._tag === "Failure" ? recorded.failure : error))
 
-      if (prepared._tag === "Left") return yield* refuse(methodOf[operation.op], prepared.left, Either.getOrUndefined(body))
-      const { method, params } = prepared.right
+      if (prepared._tag === "Failure") return yield* refuse(methodOf[operation.op], prepared.failure, Result.getOrUndefined(body))
+      const { method, params } = prepared.success
 
       const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") return yield* refuse(method, negotiation.error, params)
       // In `required` mode a call runs only while the trail records: a failing trail refuses it here.
       let refused: ProtocolError | undefined
       if (audit.enabled) {
-        const admitted = yield* Effect.either(Effect.zipRight(
+        const admitted = yield* Effect.result(Effect.andThen(
           audit.admit,
           Effect.forEach(negotiation.uris, (uri) => audit.record({ kind: "extension-activated", uri, method }), { discard: true })
         ))
-        if (admitted._tag === "Left") refused = admitted.left
+        if (admitted._tag === "Failure") refused = admitted.failure
       }
       const echo: Headers = negotiation.uris.length > 0 ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") } : {}
 
@@ -160,23 +163,23 @@ export const restRoute = (deps: RestRouteDeps) => {
         }
       }
       const started = yield* Clock.currentTimeMillis
-      const outcome: Either.Either<RestOutcome, ProtocolError> = refused !== undefined
-        ? Either.left(refused)
+      const outcome: Result.Result<RestOutcome, ProtocolError> = refused !== undefined
+        ? Result.fail(refused)
         : yield* traced(
-          prepared.right.run(ctx).pipe(
+          prepared.success.run(ctx).pipe(
             Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
             Effect.sandbox,
             Effect.mapError(toProtocolError),
-            Effect.either
+            Effect.result
           ),
           "a2a.request",
           { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id }
         )
       // The wall clock may step back; a negative duration would not fit the record.
-      const recorded = yield* Effect.either(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
-      if (recorded._tag === "Left") return errorJson(refused ?? recorded.left, 500, echo)
-      if (outcome._tag === "Left") return errorJson(outcome.left, outcome.left.httpStatus, echo)
-      const result = outcome.right
+      const recorded = yield* Effect.result(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
+      if (recorded._tag === "Failure") return errorJson(refused ?? recorded.failure, 500, echo)
+      if (outcome._tag === "Failure") return errorJson(outcome.failure, outcome.failure.httpStatus, echo)
+      const result = outcome.success
       switch (result._tag) {
         case "Json":
           return json(result.body, 200, echo)
@@ -189,13 +192,6 @@ export const restRoute = (deps: RestRouteDeps) => {
           )
       }
     }).pipe(
-      Effect.catchAllCause(() => Effect.succeed(errorJson(new Internal({ message: "Internal error" }), 500)))
+      Effect.catchCause(() => Effect.succeed(errorJson(new Internal({ message: "Internal error" }), 500)))
     )
 }
-
-/**
- * Registers the REST binding on `router`: one catch-all route under `/v1/`, dispatched by
- * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
- */
-export const registerRest = (router: HttpLayerRouter.HttpRouter, deps: RestRouteDeps): Effect.Effect<void> =>
-  router.add("*", restRoutePattern, restRoute(deps)) as Effect.Effect<void>

@@ -1,4 +1,4 @@
-import { Chunk, Effect, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { TaskNotFound } from "../../../schemas/error-catalogue.ts"
 import type { Task, TaskStatusUpdateEvent } from "../../../schemas/index.ts"
@@ -11,14 +11,14 @@ const final: TaskStatusUpdateEvent = { kind: "status-update", taskId: "t", conte
 const text = (events: Stream.Stream<SequencedEvent, any>) =>
   Effect.runPromise(
     Stream.runCollect(restSseBody(events, { heartbeatMs: 0 })).pipe(
-      Effect.map((chunks) => Chunk.toReadonlyArray(chunks).map((b) => new TextDecoder().decode(b)).join(""))
+      Effect.map((chunks) => chunks.map((b) => new TextDecoder().decode(b)).join(""))
     )
   )
 
 describe("restSseBody", () => {
   it("writes `id:` and one `data:` line with the bare REST payload per event; a burst leaves as one buffer", async () => {
     const body = restSseBody(Stream.fromIterable<SequencedEvent>([{ seq: 1, event: task }, { seq: 2, event: final }]), { heartbeatMs: 0 })
-    const chunks = Chunk.toReadonlyArray(await Effect.runPromise(Stream.runCollect(body)))
+    const chunks = await Effect.runPromise(Stream.runCollect(body))
     expect(chunks).toHaveLength(1)
     expect(new TextDecoder().decode(chunks[0])).toBe(
       'id: 1\ndata: {"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}\n\n' +

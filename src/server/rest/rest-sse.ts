@@ -6,7 +6,7 @@
  * `{"statusUpdate":...}`) instead of a JSON-RPC envelope, and an error is an `event: error` frame whose
  * data is `{ code, message, data? }`: what the official JS SDK's REST client reads and rethrows.
  */
-import { Cause, Chunk, Clock, Effect, Option, Schedule, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Schedule, Stream } from "effect"
 import { Internal, isProtocolError, type ProtocolError, toWireError } from "../../../schemas/error-catalogue.ts"
 import { toRest } from "../../../schemas/rest/index.ts"
 import type { SequencedEvent } from "../../runtime/task-runtime.ts"
@@ -26,15 +26,15 @@ export const restSseBody = (
 ): Stream.Stream<Uint8Array> => {
   let lastWrite = 0
   const frames = events.pipe(
-    Stream.mapChunks((chunk) => {
+    Stream.mapArray((chunk) => {
       let text = ""
       for (const { seq, event } of chunk) text += `id: ${seq}\ndata: ${JSON.stringify(toRest.streamResponse(event))}\n\n`
-      return Chunk.of(encoder.encode(text))
+      return [encoder.encode(text)] as const
     }),
-    Stream.catchAllCause((cause) => {
+    Stream.catchCause((cause) => {
       // A client that went away interrupts the writer: nothing is left to write to.
-      if (Cause.isInterruptedOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
-      const failure = Option.getOrUndefined(Cause.failureOption(cause))
+      if (Cause.hasInterruptsOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
+      const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
       const error = failure !== undefined && isProtocolError(failure)
         ? failure
         : new Internal({ message: "The stream ended because of an internal error" })
@@ -46,7 +46,7 @@ export const restSseBody = (
   // A stream with nothing to send yet (a resubscription with `Last-Event-ID` to a quiet task) still sends
   // its response headers at once: HTTP servers write them with the first body bytes, and a client waiting
   // for them would otherwise time out before the first heartbeat.
-  const opening = Stream.fromEffect(Effect.yieldNow()).pipe(Stream.filter(() => lastWrite === 0), Stream.as(PING))
+  const opening = Stream.fromEffect(Effect.yieldNow).pipe(Stream.filter(() => lastWrite === 0), Stream.as(PING))
   const pings = Stream.concat(
     opening,
     Stream.fromSchedule(Schedule.spaced(options.heartbeatMs)).pipe(
