@@ -24,11 +24,6 @@ const runs = 30
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv) => Ajv
 
-let validator: ((name: string, value: unknown) => { readonly ok: boolean; readonly errors: string }) | undefined
-
-/** Validates against the upstream definition `name`; built on first use, inside a guarded test. */
-const validate = (name: string, value: unknown) => (validator ??= loadValidator())(name, value)
-
 const loadValidator = () => {
   const ajv = new Ajv({ strict: false, allErrors: true })
   addFormats(ajv)
@@ -40,6 +35,11 @@ const loadValidator = () => {
     return { ok, errors: ajv.errorsText(validate.errors) }
   }
 }
+
+let validator: ReturnType<typeof loadValidator> | undefined
+
+/** Validates against the upstream definition `name`; built on first use, inside a guarded test. */
+const validate = (name: string, value: unknown) => (validator ??= loadValidator())(name, value)
 
 const exported = schemas as unknown as Record<string, Schema.Codec<unknown, unknown>>
 
