@@ -17,10 +17,9 @@ console.log(`draft: ${draft.status.state}`)
 const revised = await client.sendMessage(userText("revise mention the date", { taskId: draft.id }))
 console.log(`revise: ${(revised as Task).status.state}`)
 
-// The extension's method is the other: approval/approve reaches the same machine.
-const approved = await client.callExtension("approval/approve", { taskId: draft.id }, {
-  headers: { "X-A2A-Extensions": approvalExtension.declaration.uri }
-}) as Task
+// The extension's method is the other: approval/approve reaches the same machine. The client finds the
+// extension in the card (the declaration listing the method) and activates it with X-A2A-Extensions.
+const approved = await client.callExtension("approval/approve", { taskId: draft.id }) as Task
 console.log(`approve (client): ${approved.status.state}, ${approved.artifacts?.length ?? 0} artifact(s)`)
 
 // The same over plain HTTP, on a second task.

@@ -259,6 +259,20 @@ describe("parseJsonBody", () => {
     expect(parseJsonBody(`${"[".repeat(65)}${"]".repeat(65)}`)).toMatchObject({ _tag: "Failure", id: null, error: { code: -32600 } })
   })
 
+  it("a refusal names the method the envelope names, so a server can answer a streaming method in SSE", () => {
+    const stream = { jsonrpc: "2.0", id: 1, method: "message/stream", params: { message: { ...message, messageId: undefined } } }
+    expect(failure(stream)).toMatchObject({ method: "message/stream", error: { code: -32602 } })
+    expect(failure({ ...stream, jsonrpc: "1.0" })).toMatchObject({ method: "message/stream", error: { code: -32600 } })
+    expect(failure({ ...stream, id: 1.5 })).toMatchObject({ id: null, method: "message/stream", error: { code: -32600 } })
+    expect(failure({ jsonrpc: "2.0", id: 1, method: "tasks/resubscribe" })).toMatchObject({ method: "tasks/resubscribe", error: { code: -32602 } })
+    expect(failure({ ...stream, method: "no/such" })).toMatchObject({ method: "no/such", error: { code: -32601 } })
+    expect(failure({ ...stream, method: 7 })).not.toHaveProperty("method")
+    expect(failure([stream])).not.toHaveProperty("method")
+    const deep = `{"jsonrpc":"2.0","id":"d","method":"message/stream","params":${"[".repeat(100)}${"]".repeat(100)}}`
+    expect(parseJsonBody(deep)).toMatchObject({ _tag: "Failure", id: "d", method: "message/stream", error: { code: -32602 } })
+    expect(parseJsonBody("{")).not.toHaveProperty("method")
+  })
+
   it("counts brackets inside strings as text, never as nesting", () => {
     const text = `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t","metadata":{"s":"${"[{".repeat(500)}"}}}`
     expect(parseJsonBody(text)._tag).toBe("Parsed")

@@ -36,6 +36,11 @@ export interface RequestFailure {
   readonly _tag: "Failure"
   readonly id: ResponseId
   readonly error: ProtocolError
+  /**
+   * The method the body names, when it is an object with a string `method` member, however wrong the rest
+   * is: a server answers a refused request to a streaming method in SSE, as it answers every other error of one.
+   */
+  readonly method?: string
 }
 
 /** Options of {@link decodeRequest}. */
@@ -119,7 +124,14 @@ export const describeParamsError = (error: Schema.SchemaError): {
   return { message: `Invalid params: ${text}`, issues }
 }
 
-const fail = (id: ResponseId, error: ProtocolError): RequestFailure => ({ _tag: "Failure", id, error })
+const fail = (id: ResponseId, error: ProtocolError, method?: string): RequestFailure =>
+  method === undefined ? { _tag: "Failure", id, error } : { _tag: "Failure", id, error, method }
+
+/** The `method` member of an envelope, when it is a string. */
+const namedMethod = (envelope: Record<string, unknown>): string | undefined => {
+  const method = member(envelope, "method")
+  return typeof method === "string" ? method : undefined
+}
 
 const isExtension = (options: DecodeRequestOptions | undefined, method: string): boolean => {
   const known = options?.extensionMethods
@@ -159,32 +171,32 @@ export function decodeRequest(
   if (!isRecord(json)) {
     return fail(null, new InvalidRequest({ message: "Invalid Request: the body must be a JSON-RPC 2.0 request object" }))
   }
+  const method = namedMethod(json)
   const notification = !Object.hasOwn(json, "id")
   const readable = readId(notification ? null : json["id"])
   if (!readable.ok) {
-    return fail(null, new InvalidRequest({ message: "Invalid Request: id must be a string, an integer or null" }))
+    return fail(null, new InvalidRequest({ message: "Invalid Request: id must be a string, an integer or null" }), method)
   }
   const id = readable.id
   if (member(json, "jsonrpc") !== "2.0") {
-    return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }))
+    return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }), method)
   }
-  const method = member(json, "method")
-  if (typeof method !== "string") {
+  if (method === undefined) {
     return fail(id, new InvalidRequest({ message: "Invalid Request: method must be a string" }))
   }
   const params = member(json, "params")
   const decode = decoders.get(method)
   if (decode === undefined) {
     if (isExtension(options, method)) return { _tag: "Extension", id, method, params, notification }
-    return fail(id, new MethodNotFound({ message: `Method not found: ${clip(method, 100)}` }))
+    return fail(id, new MethodNotFound({ message: `Method not found: ${clip(method, 100)}` }), method)
   }
   if (params === undefined && !absentParams.has(method)) {
-    return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }))
+    return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }), method)
   }
   const decoded = decode(params === undefined ? absentParams.get(method) : params)
   if (Result.isFailure(decoded)) {
     const { issues, message } = describeParamsError(decoded.failure)
-    return fail(id, new InvalidParams({ message, data: { issues } }))
+    return fail(id, new InvalidParams({ message, data: { issues } }), method)
   }
   return { _tag: "Request", id, method, params: decoded.success, notification } as DecodedRequest
 }
@@ -210,14 +222,15 @@ export const parseJsonBody = (text: string, options: JsonTextOptions = {}): Pars
     case "NotJson":
       return fail(null, new JSONParse({ message: `Invalid JSON payload${read.detail === "" ? "" : `: ${clip(read.detail, 120)}`}` }))
     case "TooDeep": {
-      const envelope = isRecord(read.value)
-      const id = envelope ? readId(member(read.value as Record<string, unknown>, "id")) : undefined
+      const envelope = isRecord(read.value) ? read.value : undefined
+      const id = envelope === undefined ? undefined : readId(member(envelope, "id"))
       const levels = `${read.maxDepth} levels`
       return fail(
         id?.ok === true ? id.id : null,
-        envelope && read.member === "params"
+        envelope !== undefined && read.member === "params"
           ? new InvalidParams({ message: `Invalid params: the request nests objects and arrays deeper than ${levels}` })
-          : new InvalidRequest({ message: `Invalid Request: the body nests objects and arrays deeper than ${levels}` })
+          : new InvalidRequest({ message: `Invalid Request: the body nests objects and arrays deeper than ${levels}` }),
+        envelope === undefined ? undefined : namedMethod(envelope)
       )
     }
   }

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs"
-import { resolve } from "node:path"
 import { Ajv } from "ajv"
 import addFormatsModule from "ajv-formats"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result, Schema } from "effect"
+import { upstreamDefinitionNames } from "../conformance/upstream-definitions.ts"
+import { readUpstreamSchema, requireUpstreamSchema } from "../conformance/upstream-schema.ts"
 import * as schemas from "./index.ts"
 
 /*
@@ -18,10 +18,6 @@ import * as schemas from "./index.ts"
  * explicit cases at the end of this file.
  */
 
-const upstreamDir = resolve(process.cwd(), "../shared/a2a-0.3.0")
-const upstreamFile = resolve(upstreamDir, "a2a.schema.json")
-const present = existsSync(upstreamFile)
-const absentNote = present ? "" : ` (skipped: the pinned upstream folder ${upstreamDir} is absent)`
 const runs = 30
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -31,7 +27,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 const loadValidator = () => {
   const ajv = new Ajv({ strict: false, allErrors: true })
   addFormats(ajv)
-  ajv.addSchema(JSON.parse(readFileSync(upstreamFile, "utf8")) as object, "a2a")
+  ajv.addSchema(readUpstreamSchema(), "a2a")
   return (name: string, value: unknown) => {
     const validate = ajv.getSchema(`a2a#/definitions/${name}`)
     if (validate === undefined) throw new Error(`upstream has no definition ${name}`)
@@ -40,18 +36,19 @@ const loadValidator = () => {
   }
 }
 
+let validator: ReturnType<typeof loadValidator> | undefined
+
+/** Validates against the upstream definition `name`; built on first use, inside a guarded test. */
+const validate = (name: string, value: unknown) => (validator ??= loadValidator())(name, value)
+
 const exported = schemas as unknown as Record<string, Schema.Codec<unknown, unknown>>
 
-const definitionNames = present
-  ? Object.keys((JSON.parse(readFileSync(upstreamFile, "utf8")) as { definitions: object }).definitions)
-  : []
-
-describe.skipIf(!present)(
-  `wire schemas round-trip and validate upstream${absentNote}`,
+describe(
+  "wire schemas round-trip and validate upstream",
   () => {
-    const validate = present ? loadValidator() : () => ({ ok: false, errors: "" })
-
-    for (const name of definitionNames) {
+    requireUpstreamSchema()
+    // Generated from the pinned list, so the same tests exist (skipped) where the upstream folder is absent.
+    for (const name of upstreamDefinitionNames) {
       const schema = exported[name]
       if (schema === undefined) throw new Error(`no export ${name}`)
       const encode = Schema.encodeSync(schema)
@@ -84,10 +81,10 @@ describe("our own wire schemas round-trip", () => {
   }
 })
 
-describe.skipIf(!present)(
-  `deliberate differences from upstream${absentNote}`,
+describe(
+  "deliberate differences from upstream",
   () => {
-    const validate = present ? loadValidator() : () => ({ ok: false, errors: "" })
+    requireUpstreamSchema()
     const accepts = <A, I>(schema: Schema.Codec<A, I>, value: unknown) =>
       Result.isSuccess(Schema.decodeUnknownResult(schema)(value))
 

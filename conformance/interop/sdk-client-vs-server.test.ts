@@ -256,6 +256,14 @@ describe("the JS SDK 0.3.14 client against our server", () => {
       expect((error as Error).cause).toBeInstanceOf(TaskNotFoundError)
     })
 
+    it("a stream request refused for its params: our -32602 error event, which the SDK reads", async () => {
+      const client = await clientOf(demo)
+      const invalid = { message: { ...userMessage("hi"), messageId: undefined } } as unknown as MessageSendParams
+      const error = await collect(client.sendMessageStream(invalid)).then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect((error as Error).message).toContain("-32602")
+    })
+
     it("the legacy A2AClient returns our errors as JSON-RPC error responses", async () => {
       const legacy = await A2AClient.fromCardUrl(`${demo.url}/.well-known/agent-card.json`)
       expect(await legacy.getTask({ id: "no-such-task" })).toMatchObject({ jsonrpc: "2.0", error: { code: -32001 } })

@@ -1,12 +1,13 @@
 /**
- * Command-line parsing of the `a2a` command: a small hand-written parser, since the grammar is five
- * commands and a handful of flags.
+ * Command-line parsing of the `a2a` command: a small hand-written parser, since the grammar is six
+ * commands and a handful of flags. A flag given to a command it does not apply to is a usage error, never
+ * silently ignored.
  *
  * @module
  */
 
 /** The commands of `a2a`. */
-export const COMMANDS = ["card", "send", "stream", "get", "cancel"] as const
+export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call"] as const
 /** One command name. */
 export type Command = (typeof COMMANDS)[number]
 
@@ -14,13 +15,16 @@ export type Command = (typeof COMMANDS)[number]
 export interface ParsedArgs {
   readonly command: Command
   readonly url: string
-  /** The text of `send` / `stream`, or the task id of `get` / `cancel`. */
+  /** The text of `send` / `stream`, the task id of `get` / `cancel`, the method of `call`. */
   readonly argument: string | undefined
+  /** The params of `call`, parsed from its JSON argument. */
+  readonly params: unknown
   readonly json: boolean
   readonly taskId: string | undefined
   readonly contextId: string | undefined
   /** The skill asked for in the message's `metadata.skill` (send, stream). */
   readonly skill: string | undefined
+  /** `configuration.historyLength` of `send`, `historyLength` of `get`. */
   readonly historyLength: number | undefined
   readonly token: string | undefined
   readonly headers: Readonly<Record<string, string>>
@@ -28,37 +32,45 @@ export interface ParsedArgs {
   readonly timeoutMs: number | undefined
 }
 
-/** The outcome of parsing: a command to run, a request for help, or a usage error. */
+/** The outcome of parsing: a command to run, a request for help or the version, or a usage error. */
 export type ParseResult =
   | { readonly _tag: "Run"; readonly args: ParsedArgs }
   | { readonly _tag: "Help" }
+  | { readonly _tag: "Version" }
   | { readonly _tag: "Usage"; readonly message: string }
 
 /** The help text, exit codes included. */
-export const USAGE = `Usage: a2a <command> <url> [argument] [options]
+export const USAGE = `Usage: a2a <command> <url> [arguments] [options]
 
-Talks to an A2A 0.3.0 agent over JSON-RPC. <url> is the agent's base URL (its card is
-found at /.well-known/agent-card.json, or the legacy /.well-known/agent.json) or the URL
-of the card itself (ending in .json).
+Talks to an A2A 0.3.0 agent over the binding its card prefers (JSON-RPC or REST; extension
+methods always over JSON-RPC). <url> is the agent's base URL (its card is found at
+/.well-known/agent-card.json, or the legacy /.well-known/agent.json) or the URL of the card
+itself (ending in .json).
 
 Commands:
-  card   <url>              show the agent card
-  send   <url> <text>       send a text message and print the answer
-  stream <url> <text>       send a text message and print each streamed event
-  get    <url> <taskId>     show a task
-  cancel <url> <taskId>     cancel a task
+  card   <url>                       show the agent card: skills, interfaces, extensions
+  send   <url> <text>                send a text message and print the answer
+  stream <url> <text>                send a text message and print the events as they come
+  get    <url> <taskId>              show a task
+  cancel <url> <taskId>              cancel a task
+  call   <url> <namespace/action> <json>
+                                     call an extension method with JSON params, activating the
+                                     extension whose card declaration lists the method (or its
+                                     namespace) in params.methods; name it with --extension
+                                     when the card lists none
 
 Options:
   --json                    machine output: one JSON document (stream: one per line)
   --task <id>               continue this task (send, stream)
   --context <id>            send within this context (send, stream)
   --skill <id>              ask for this skill of the card: metadata.skill (send, stream)
-  --history <n>             number of history messages to return (get)
+  --history <n>             return at most the last n history messages (send, get)
   --token <token>           send "Authorization: Bearer <token>"
   --header "Name: value"    send an extra header (repeatable)
   --extension <uri>         activate an extension via X-A2A-Extensions (repeatable)
   --timeout <ms>            request timeout in milliseconds (default 30000)
   -h, --help                show this help
+  -V, --version             show the version
 
 Exit codes:
   0  success
@@ -70,6 +82,14 @@ Exit codes:
 
 const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout"])
 
+/** The commands each command-specific flag applies to; the other flags apply to all. */
+const APPLIES_TO: ReadonlyMap<string, ReadonlyArray<Command>> = new Map([
+  ["--task", ["send", "stream"]],
+  ["--context", ["send", "stream"]],
+  ["--skill", ["send", "stream"]],
+  ["--history", ["send", "get"]]
+])
+
 const isCommand = (s: string | undefined): s is Command => (COMMANDS as ReadonlyArray<string>).includes(s ?? "")
 
 const usage = (message: string): ParseResult => ({ _tag: "Usage", message })
@@ -77,6 +97,30 @@ const usage = (message: string): ParseResult => ({ _tag: "Usage", message })
 const positiveInt = (flag: string, raw: string, allowZero: boolean): number | string => {
   const n = Number(raw)
   return Number.isInteger(n) && (allowZero ? n >= 0 : n > 0) ? n : `${flag} expects ${allowZero ? "a non-negative" : "a positive"} integer, got "${raw}"`
+}
+
+const missingArgument = (command: Command): string => {
+  switch (command) {
+    case "send":
+    case "stream":
+      return "the message text"
+    case "call":
+      return "the method, {namespace}/{action}"
+    default:
+      return "the task id"
+  }
+}
+
+/** The params of `call`: a JSON object or array (JSON-RPC params are structured), or why not. */
+const callParams = (raw: string | undefined): { readonly params: unknown } | string => {
+  if (raw === undefined) return "call needs the params as JSON, e.g. '{\"taskId\":\"t-1\"}'"
+  let params: unknown
+  try {
+    params = JSON.parse(raw)
+  } catch {
+    return `call's params are not JSON: ${raw.length > 60 ? `${raw.slice(0, 59)}…` : raw}`
+  }
+  return typeof params === "object" && params !== null ? { params } : "call's params must be a JSON object or array"
 }
 
 /** Parses `argv` (without the node and script paths). */
@@ -87,6 +131,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === "-h" || arg === "--help") return { _tag: "Help" }
+    if (arg === "-V" || arg === "--version") return { _tag: "Version" }
     if (arg === "--json") {
       json = true
       continue
@@ -108,10 +153,20 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   if (url === undefined) return usage(`${command} needs the agent's URL`)
   if (!/^https?:\/\//i.test(url)) return usage(`"${url}" is not an http(s) URL`)
   if (command === "card" && argument !== undefined) return usage("card takes only the URL")
-  if (command !== "card" && argument === undefined) {
-    return usage(`${command} needs ${command === "send" || command === "stream" ? "the message text" : "the task id"}`)
+  if (command !== "card" && argument === undefined) return usage(`${command} needs ${missingArgument(command)}`)
+  let params: unknown
+  if (command === "call") {
+    if (!/^[^/\s]+(\/[^/\s]+)+$/.test(argument!)) return usage(`call expects a method {namespace}/{action}, got "${argument}"`)
+    const parsed = callParams(rest.shift())
+    if (typeof parsed === "string") return usage(parsed)
+    params = parsed.params
   }
   if (rest.length > 0) return usage(`unexpected argument "${rest[0]}" (quote text with spaces)`)
+  for (const [flag, commands] of APPLIES_TO) {
+    if (values.has(flag) && !commands.includes(command)) {
+      return usage(`${flag} does not apply to ${command} (it applies to ${commands.join(", ")})`)
+    }
+  }
   const headers: Record<string, string> = {}
   for (const header of values.get("--header") ?? []) {
     const colon = header.indexOf(":")
@@ -131,6 +186,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
       command,
       url,
       argument,
+      params,
       json,
       taskId: last("--task"),
       contextId: last("--context"),

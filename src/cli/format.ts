@@ -23,22 +23,48 @@ export const formatPart = (part: Part): string => {
   }
 }
 
-const partsText = (parts: ReadonlyArray<Part>): string => parts.map(formatPart).join("\n")
+/** Parts as text, one line each. */
+export const partsText = (parts: ReadonlyArray<Part>): string => parts.map(formatPart).join("\n")
 
 /** A message as `role: text`. */
 export const formatMessage = (message: Message): string => `${message.role}: ${partsText(message.parts)}`
 
-/** A card as a short description. */
-export const formatCard = (card: AgentCard, endpoint: string): string => {
+/** The card's interfaces: the main one (its `url`, in `preferredTransport`) first, then the additional ones. */
+const interfaceLines = (card: AgentCard): ReadonlyArray<string> => {
+  const preferred = { transport: card.preferredTransport ?? "JSONRPC", url: card.url }
+  const others = (card.additionalInterfaces ?? []).filter((i) => i.transport !== preferred.transport || i.url !== preferred.url)
+  return [`  - ${preferred.transport} ${preferred.url} (preferred)`, ...others.map((i) => `  - ${i.transport} ${i.url}`)]
+}
+
+/** The card's extensions, with the methods their declarations list in `params.methods`. */
+const extensionLines = (card: AgentCard): ReadonlyArray<string> => {
+  const extensions = card.capabilities.extensions ?? []
+  if (extensions.length === 0) return ["  (none)"]
+  return extensions.flatMap((ext) => {
+    const methods = (ext.params as { readonly methods?: unknown } | undefined)?.methods
+    const listed = Array.isArray(methods) ? methods.filter((m): m is string => typeof m === "string") : []
+    return [
+      `  - ${ext.uri}${ext.required === true ? " (required)" : ""}${ext.description === undefined ? "" : ` - ${ext.description}`}`,
+      ...(listed.length === 0 ? [] : [`    methods: ${listed.join(", ")}`])
+    ]
+  })
+}
+
+/** A card as a short description: `endpoint` and `transport` are where and how the client talks to it. */
+export const formatCard = (card: AgentCard, endpoint: string, transport: string): string => {
   const capabilities = Object.entries(card.capabilities)
     .filter(([, on]) => on === true)
     .map(([name]) => name)
   const lines = [
     `${card.name} ${card.version} (A2A ${card.protocolVersion})`,
     card.description,
-    `Endpoint: ${endpoint} (JSONRPC)`,
+    `Endpoint: ${endpoint} (${transport})`,
     `Capabilities: ${capabilities.length === 0 ? "none" : capabilities.join(", ")}`,
     `Input: ${card.defaultInputModes.join(", ")}  Output: ${card.defaultOutputModes.join(", ")}`,
+    "Interfaces:",
+    ...interfaceLines(card),
+    "Extensions:",
+    ...extensionLines(card),
     "Skills:",
     ...(card.skills.length === 0 ? ["  (none)"] : card.skills.map((s) => `  - ${s.id}: ${s.name} - ${s.description}`))
   ]

@@ -1,33 +1,83 @@
 import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { approvalMachine, reviewEventFromText } from "../../machines/approval.ts"
+import type { Listening } from "../adapters/listening.ts"
+import { serveNode } from "../adapters/node.ts"
+import { messageText } from "../agent/messages.ts"
+import { type MemoryAuditSink, memoryAuditSink } from "../audit/audit-sink.ts"
 import { type HostileAgent, hostileAgent } from "../client/testing/hostile-agent.ts"
 import { serveWebHandler, type TestServer } from "../client/testing/node-server.ts"
+import { testCard } from "../runtime/test-fixtures.ts"
+import { A2AServer } from "../server/a2a-server.ts"
+import { Workflow } from "../workflow/index.ts"
+import { approvalExtension } from "../workflow/test-fixtures.ts"
 import { ExitCode, run } from "./run.ts"
 
 let agent: HostileAgent
 let server: TestServer
 let htmlSite: TestServer
+/** Our server running the approval workflow, whose card declares the approval extension; it audits. */
+let approval: Listening
+let audit: MemoryAuditSink
+
+// The server fills in the card's URL from the address it listens on.
+const { url: _url, ...approvalCard } = testCard()
+const approvalAgent = Workflow.toAgent({
+  card: approvalCard,
+  machine: approvalMachine,
+  input: (message) => ({ request: messageText(message), maxRevisions: 2 }),
+  toEvent: (reply) => reviewEventFromText(messageText(reply)),
+  extensions: [approvalExtension]
+})
 
 beforeAll(async () => {
   agent = hostileAgent()
   server = await serveWebHandler(agent.handler)
   htmlSite = await serveWebHandler(async () => new Response("<html>hi</html>", { headers: { "content-type": "text/html" } }))
+  audit = await Effect.runPromise(memoryAuditSink())
+  approval = await serveNode(await A2AServer.make(approvalAgent, { audit }))
 })
 afterAll(async () => {
   await server.close()
   await htmlSite.close()
+  await approval.close({ graceMs: 0 })
 })
 
+/** Runs the command; `writes` are stdout's writes one by one, to see what is printed when. */
 const cli = async (...argv: Array<string>) => {
   let stdout = ""
   let stderr = ""
+  const writes: Array<string> = []
   const code = await run(argv, {
-    stdout: { write: (s: string) => (stdout += s) },
+    stdout: { write: (s: string) => (writes.push(s), stdout += s) },
     stderr: { write: (s: string) => (stderr += s) }
   })
-  return { code, stdout, stderr }
+  return { code, stdout, stderr, writes }
 }
+
+/** A server in front of the scripted agent that records each JSON-RPC body it receives. */
+const recordingAgent = async () => {
+  const bodies: Array<{ method?: string; params?: any }> = []
+  const recording = await serveWebHandler(async (request) => {
+    if (request.method === "POST") bodies.push(await request.clone().json())
+    return agent.handler(request)
+  })
+  return { bodies, url: recording.url, close: recording.close }
+}
+
+/** A task of the approval workflow waiting for review. */
+const draft = async (): Promise<string> => {
+  const sent = await cli("send", approval.url, "Write a launch note", "--json")
+  const task = JSON.parse(sent.stdout) as { id: string; status: { state: string } }
+  expect(task.status.state).toBe("input-required")
+  return task.id
+}
+
+const activations = async () =>
+  (await Effect.runPromise(audit.snapshot)).map((r) => r.event).filter((e) => e.kind === "extension-activated")
 
 describe("a2a command", () => {
   it("card shows the agent found from its base URL, or from the card URL", async () => {
@@ -48,17 +98,18 @@ describe("a2a command", () => {
     expect(JSON.parse(machine.stdout)).toMatchObject({ kind: "task", id: "task-1" })
   })
 
-  it("stream prints each event as it comes, one JSON document per line with --json", async () => {
+  it("stream prints each event as it comes, an artifact's chunks appended on one line; --json one document per event", async () => {
     const readable = await cli("stream", server.url, "go")
     expect(readable.code).toBe(ExitCode.Ok)
     expect(readable.stdout.trim().split("\n").filter((l) => l.startsWith("["))).toEqual([
       "[task] Task task-1 (context ctx-1): submitted",
       "[status] working",
-      "[artifact] a-1: a",
-      "[artifact] a-1 (append): b",
-      "[artifact] a-1 (append, last): c",
+      "[artifact] a-1: abc",
       "[status] completed (final)"
     ])
+    // Each chunk is written when it arrives, not once the artifact is whole.
+    const line = readable.writes.findIndex((w) => w.startsWith("[artifact] a-1: a"))
+    expect(readable.writes.slice(line, line + 4)).toEqual(["[artifact] a-1: a", "b", "c", "\n"])
     const machine = await cli("stream", server.url, "go", "--json")
     const kinds = machine.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { kind: string }).kind)
     expect(kinds).toEqual(["task", "status-update", "artifact-update", "artifact-update", "artifact-update", "status-update"])
@@ -127,6 +178,111 @@ describe("a2a command", () => {
     }
     const sends = bodies.filter((b) => b.method === "message/send")
     expect(sends.map((b) => b.params?.message?.metadata)).toEqual([{ skill: "admin" }, undefined])
+  })
+
+  it("--version (or -V) prints the package's name and version", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+    for (const flag of ["--version", "-V"]) {
+      expect(await cli(flag)).toMatchObject({ code: ExitCode.Ok, stdout: `a2a-actors ${pkg.version}\n`, stderr: "" })
+    }
+    expect(await cli("card", server.url, "--version")).toMatchObject({ code: ExitCode.Ok, stdout: `a2a-actors ${pkg.version}\n` })
+  })
+
+  it("card lists the interfaces and the extensions with their methods", async () => {
+    const readable = await cli("card", approval.url)
+    expect(readable.code).toBe(ExitCode.Ok)
+    const lines = readable.stdout.split("\n")
+    /** The indented lines under a heading. */
+    const section = (title: string) => {
+      const after = lines.slice(lines.indexOf(title) + 1)
+      const end = after.findIndex((l) => !l.startsWith("  "))
+      return end === -1 ? after : after.slice(0, end)
+    }
+    expect(section("Interfaces:")).toEqual([`  - JSONRPC ${approval.url}/ (preferred)`, `  - HTTP+JSON ${approval.url}/`])
+    expect(section("Extensions:")).toEqual([
+      `  - ${approvalExtension.uri} - ${approvalExtension.declaration.description}`,
+      "    methods: approval/approve, approval/reject, approval/revise"
+    ])
+    expect((await cli("card", server.url)).stdout).toContain("Extensions:\n  (none)\n")
+  })
+
+  it("call runs an extension method with the extension activated, and prints the Task", async () => {
+    const taskId = await draft()
+    const before = (await activations()).length
+    const readable = await cli("call", approval.url, "approval/approve", JSON.stringify({ taskId }))
+    expect(readable).toMatchObject({ code: ExitCode.Ok, stderr: "" })
+    expect(readable.stdout).toContain(`Task ${taskId} (context `)
+    expect(readable.stdout).toContain("): completed")
+    expect((await activations()).slice(before)).toMatchObject([{ uri: approvalExtension.uri, method: "approval/approve" }])
+    const machine = await cli("call", approval.url, "approval/approve", JSON.stringify({ taskId: await draft() }), "--json")
+    expect(JSON.parse(machine.stdout)).toMatchObject({ kind: "task", status: { state: "completed" } })
+  })
+
+  it("call reports the agent's refusal with exit code 1", async () => {
+    const refused = await cli("call", approval.url, "approval/reject", JSON.stringify({ taskId: await draft() }))
+    expect(refused.code).toBe(ExitCode.AgentError)
+    expect(refused.stderr).toContain("error -32602 (InvalidParams)")
+    expect(refused.stderr).toContain("reason")
+  })
+
+  it("call of a method no card extension lists needs --extension (exit 2); with it, the agent decides", async () => {
+    const unlisted = await cli("call", approval.url, "billing/charge", "{}")
+    expect(unlisted.code).toBe(ExitCode.Usage)
+    expect(unlisted.stderr).toContain("declares no extension with the method billing/charge")
+    expect(unlisted.stderr).toContain("--extension <uri>")
+    const named = await cli("call", approval.url, "billing/charge", "{}", "--extension", "https://example.com/ext/billing/v1")
+    expect(named.code).toBe(ExitCode.AgentError)
+    expect(named.stderr).toContain("error -32601 (MethodNotFound)")
+  })
+
+  it("call's method and params are checked before anything is sent (exit 2)", async () => {
+    const cases: ReadonlyArray<[Array<string>, string]> = [
+      [["approval/approve"], "call needs the params as JSON"],
+      [["approval/approve", "{taskId: 1}"], "call's params are not JSON"],
+      [["approval/approve", "42"], "must be a JSON object or array"],
+      [["approve", "{}"], "call expects a method {namespace}/{action}"],
+      [["approval/approve", "{}", "extra"], 'unexpected argument "extra"']
+    ]
+    for (const [args, message] of cases) {
+      const result = await cli("call", approval.url, ...args)
+      expect(result.code, args.join(" ")).toBe(ExitCode.Usage)
+      expect(result.stderr).toContain(message)
+    }
+  })
+
+  it("--history asks send for configuration.historyLength and get for historyLength", async () => {
+    const recording = await recordingAgent()
+    try {
+      expect((await cli("send", recording.url, "hi", "--history", "2")).code).toBe(ExitCode.Ok)
+      expect((await cli("get", recording.url, "task-1", "--history", "0")).code).toBe(ExitCode.Ok)
+    } finally {
+      await recording.close()
+    }
+    expect(recording.bodies.map((b) => [b.method, b.params?.configuration?.historyLength ?? b.params?.historyLength])).toEqual([
+      ["message/send", 2],
+      ["tasks/get", 0]
+    ])
+    // Against our server, the answer keeps only the last message of the task's history.
+    const taskId = await draft()
+    const revised = await cli("send", approval.url, "revise add the date", "--task", taskId, "--history", "1", "--json")
+    expect(JSON.parse(revised.stdout).history).toHaveLength(1)
+  })
+
+  it("a flag given to a command it does not apply to is a usage error, not ignored", async () => {
+    const cases: ReadonlyArray<[Array<string>, string]> = [
+      [["stream", server.url, "hi", "--history", "1"], "--history does not apply to stream (it applies to send, get)"],
+      [["cancel", server.url, "task-1", "--history", "1"], "--history does not apply to cancel"],
+      [["card", server.url, "--history", "1"], "--history does not apply to card"],
+      [["call", server.url, "a/b", "{}", "--history", "1"], "--history does not apply to call"],
+      [["get", server.url, "task-1", "--task", "t"], "--task does not apply to get"],
+      [["cancel", server.url, "task-1", "--skill", "s"], "--skill does not apply to cancel"],
+      [["card", server.url, "--context", "c"], "--context does not apply to card"]
+    ]
+    for (const [args, message] of cases) {
+      const result = await cli(...args)
+      expect(result.code, args.join(" ")).toBe(ExitCode.Usage)
+      expect(result.stderr).toContain(message)
+    }
   })
 
   it("the entry file runs under tsx and exits with run's code", async () => {

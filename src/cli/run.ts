@@ -4,14 +4,18 @@
  *
  * @module
  */
-import { Cause, Effect, Exit, Stream } from "effect"
+import { Cause, Data, Effect, Exit, Schema, Stream } from "effect"
 import { isProtocolError, type ProtocolError } from "../../schemas/error-catalogue.ts"
+import { SendMessageResult } from "../../schemas/events.ts"
 import { A2AClient, type A2AClientOptions, userText } from "../client/client.ts"
 import { isLocalInvalidAnswer } from "../client/errors.ts"
 import type { A2AClientTransportError } from "../client/errors.ts"
+import { extensionFor } from "../client/extension-activation.ts"
 import { authHeader, extensionsHeader } from "../client/interceptors.ts"
 import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
-import { formatCard, formatEvent, formatSendResult, formatTask } from "./format.ts"
+import { formatCard, formatSendResult, formatTask } from "./format.ts"
+import { streamPrinter } from "./stream-printer.ts"
+import { packageVersion } from "./version.ts"
 
 /** Where the command writes, and the fetch it uses. */
 export interface CliIo {
@@ -42,6 +46,11 @@ const clientOptions = (args: ParsedArgs, io: CliIo): A2AClientOptions => ({
 
 const json = (value: unknown, pretty: boolean) => `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`
 
+/** A command line that can only be judged once the card is known (exit code 2). */
+class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+const isSendResult = Schema.is(SendMessageResult)
+
 /** Runs the command for `args`, writing results as they come. */
 const command = (args: ParsedArgs, io: CliIo) =>
   Effect.gen(function*() {
@@ -52,24 +61,40 @@ const command = (args: ParsedArgs, io: CliIo) =>
     const message = () => {
       const params = userText(text, {
         ...(args.taskId === undefined ? {} : { taskId: args.taskId }),
-        ...(args.contextId === undefined ? {} : { contextId: args.contextId })
+        ...(args.contextId === undefined ? {} : { contextId: args.contextId }),
+        ...(args.historyLength === undefined ? {} : { configuration: { historyLength: args.historyLength } })
       })
       // Servers pick the skill (and its security requirement) from `metadata.skill`.
       return args.skill === undefined ? params : { ...params, message: { ...params.message, metadata: { skill: args.skill } } }
     }
     switch (args.command) {
       case "card":
-        return yield* out(formatCard(client.card!, client.endpoint), client.card)
+        return yield* out(formatCard(client.card!, client.endpoint, client.transport), client.card)
       case "send": {
         const result = yield* client.sendMessage(message())
         return yield* out(formatSendResult(result), result)
       }
-      case "stream":
-        return yield* client.streamMessage(message()).pipe(
-          Stream.runForEach((event) =>
-            Effect.sync(() => io.stdout.write(args.json ? json(event, false) : `${formatEvent(event)}\n`))
-          )
+      case "stream": {
+        if (args.json) {
+          return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => io.stdout.write(json(event, false))))
+        }
+        const printer = streamPrinter((chunk) => io.stdout.write(chunk))
+        return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => printer.event(event))).pipe(
+          Effect.ensuring(Effect.sync(printer.end))
         )
+      }
+      case "call": {
+        // The extension is the card's declaration listing the method; --extension names it otherwise.
+        const extension = extensionFor(client.card, text)
+        if (extension === undefined && args.extensions.length === 0) {
+          return yield* new UsageError({
+            message: `the agent's card declares no extension with the method ${text} (in a capabilities.extensions ` +
+              `entry's params.methods); name the extension with --extension <uri>`
+          })
+        }
+        const result = yield* client.callExtension(text, args.params, extension === undefined ? {} : { extension })
+        return yield* out(isSendResult(result) ? formatSendResult(result) : JSON.stringify(result, null, 2), result)
+      }
       case "get": {
         const task = yield* client.getTask({
           id: text,
@@ -84,9 +109,10 @@ const command = (args: ParsedArgs, io: CliIo) =>
     }
   })
 
-type Failure = ProtocolError | A2AClientTransportError
+type Failure = ProtocolError | A2AClientTransportError | UsageError
 
 const describeFailure = (error: Failure, url: string): { readonly code: number; readonly text: string } => {
+  if (error._tag === "UsageError") return { code: ExitCode.Usage, text: error.message }
   if (error._tag === "A2AClientTransportError") {
     const hint = error.reason === "Unreachable" ? " Is the agent running at that address?" : ""
     return { code: ExitCode.Transport, text: `${error.message}.${hint}` }
@@ -101,7 +127,9 @@ const errorJson = (error: Failure) => ({
   error: {
     type: error._tag,
     message: error.message,
-    ...(error._tag === "A2AClientTransportError"
+    ...(error._tag === "UsageError"
+      ? {}
+      : error._tag === "A2AClientTransportError"
       ? { reason: error.reason, ...(error.status === undefined ? {} : { status: error.status }) }
       : { code: error.code, ...(error.data === undefined ? {} : { data: error.data }) })
   }
@@ -121,6 +149,10 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     io.stdout.write(USAGE)
     return ExitCode.Ok
   }
+  if (parsed._tag === "Version") {
+    io.stdout.write(`${packageVersion()}\n`)
+    return ExitCode.Ok
+  }
   if (parsed._tag === "Usage") {
     io.stderr.write(argv.length === 0 ? USAGE : `a2a: ${parsed.message}\nRun "a2a --help" for usage.\n`)
     return ExitCode.Usage
@@ -129,7 +161,10 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const exit = await Effect.runPromiseExit(command(args, io))
   if (Exit.isSuccess(exit)) return ExitCode.Ok
   const failure = Cause.findErrorOption(exit.cause)
-  if (failure._tag === "Some" && (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError")) {
+  if (
+    failure._tag === "Some" &&
+    (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError" || failure.value._tag === "UsageError")
+  ) {
     const { code, text } = describeFailure(failure.value, args.url)
     io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${text}\n`)
     return code

@@ -15,6 +15,7 @@ import { type MethodName, type MethodParams, type MethodResult, methods } from "
 import type { MessageSendParams } from "../../schemas/params.ts"
 import { discoverCard, jsonRpcEndpoint, selectInterface } from "./discovery.ts"
 import { type A2AClientError, A2AClientTransportError } from "./errors.ts"
+import { activating, extensionFor } from "./extension-activation.ts"
 import type { ClientInterceptor } from "./interceptors.ts"
 import { jsonRpcTransport, type RpcConfig, rpcCall } from "./json-rpc-transport.ts"
 import { restTransport } from "./rest-transport.ts"
@@ -87,9 +88,13 @@ export interface A2AClient extends A2AClientMethods {
   readonly stream: <M extends StreamingMethod>(method: M, ...args: CallArgs<M>) => Stream.Stream<MethodResult<M>, A2AClientError>
   /**
    * Calls an extension method (`{namespace}/{action}`) the agent's card declares through an
-   * extension. The result is decoded with `options.result` (default: any JSON value). Always JSON-RPC
-   * (REST has no route for extension methods): a REST client sends it to the card's JSON-RPC interface,
-   * and fails with `NoJsonRpcInterface` when there is none.
+   * extension, and activates that extension for the call: its URI joins `X-A2A-Extensions` (merged with
+   * the URIs the client's or the call's headers already ask for). The URI is `options.extension`, else the
+   * card's declaration whose `params.methods` lists the method (or another of its namespace); without
+   * either (e.g. a client made from a bare endpoint) the call goes out as given. The result is decoded
+   * with `options.result` (default: any JSON value). Always JSON-RPC (REST has no route for extension
+   * methods): a REST client sends it to the card's JSON-RPC interface, and fails with
+   * `NoJsonRpcInterface` when there is none.
    */
   readonly callExtension: <A = unknown>(
     method: string,
@@ -102,6 +107,8 @@ export interface A2AClient extends A2AClientMethods {
 export interface ExtensionCallOptions<A> extends CallOptions {
   /** The schema of the result; a result that does not match is an InvalidAgentResponse. */
   readonly result?: Schema.Codec<A, any>
+  /** The URI of the extension the method belongs to; default: the one the card declares it under. */
+  readonly extension?: string
 }
 
 /**
@@ -220,6 +227,10 @@ const build = (
         : (...args: Array<never>) => call(method as UnaryMethod, ...(args as [never]))
     ])
   ) as unknown as A2AClientMethods
+  const extensionHeaders = (method: string, options: Pick<ExtensionCallOptions<unknown>, "extension" | "headers"> | undefined) => {
+    const uri = options?.extension ?? extensionFor(card, method)
+    return uri === undefined ? options?.headers : activating(uri, config.headers, options?.headers)
+  }
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A>) =>
     rpcEndpoint === undefined
       ? Effect.fail(
@@ -234,7 +245,7 @@ const build = (
         method,
         params,
         result: (options?.result ?? Schema.Unknown) as never,
-        headers: options?.headers
+        headers: extensionHeaders(method, options)
       }) as Effect.Effect<A, A2AClientError>
   return { ...named, card, endpoint: transport.endpoint, transport: transport.protocol, call, stream, callExtension }
 }

@@ -49,6 +49,7 @@ export {
   type OutgoingRequest,
   parseExtensionsHeader
 } from "./interceptors.ts"
+export { extensionFor } from "./extension-activation.ts"
 export type { ResumePolicy } from "./resume.ts"
 export type { SseMessage } from "./sse.ts"
 export {

@@ -109,6 +109,17 @@ describe("audit events from a running server", () => {
     expect(ofKind(recorded, "extension-activated").map((e) => [e.uri, e.method])).toEqual([[TRACE, "message/stream"]])
   })
 
+  it("records a streaming request refused for its params, which is answered in SSE", async () => {
+    const before = (await events()).length
+    const invalid = { message: { kind: "message", role: "user", messageId: "m-empty", parts: [] } }
+    const refused = await call("message/stream", invalid, { headers: alice, id: 11 })
+    expect(refused.events).toEqual([expect.objectContaining({ id: 11, error: expect.objectContaining({ code: -32602 }) })])
+    const recorded = (await events()).slice(before)
+    expect(ofKind(recorded, "request").map(({ at: _at, durationMs: _d, ...e }) => e)).toEqual([
+      { kind: "request", method: "message/stream", principal: "alice", outcome: "error", errorCode: -32602, requestId: 11 }
+    ])
+  })
+
   it("records a cancel as a request and as the transition to canceled", async () => {
     const held = (await call("message/send", textMessage("hold"), { headers: alice })).body.result
     const before = (await events()).length

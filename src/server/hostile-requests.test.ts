@@ -70,7 +70,9 @@ const taskCount = async () => (await Effect.runPromise(handle.runtime.store.list
 interface Answer {
   readonly status: number
   readonly text: string
+  /** The JSON body, or the JSON of the first event of an SSE answer. */
   readonly json: any
+  readonly sse: boolean
 }
 
 /** One request with a raw target and a raw body, so nothing on the way rewrites either. */
@@ -82,13 +84,15 @@ const send = (method: string, target: string, body: string | undefined, headers:
       res.on("data", (chunk: Buffer) => chunks.push(chunk))
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8")
+        const sse = (res.headers["content-type"] ?? "").startsWith("text/event-stream")
+        const payload = sse ? /^data: (.*)$/m.exec(text)?.[1] ?? "" : text
         let json: unknown
         try {
-          json = text === "" ? undefined : JSON.parse(text)
+          json = payload === "" ? undefined : JSON.parse(payload)
         } catch {
           json = undefined
         }
-        resolve({ status: res.statusCode ?? 0, text, json })
+        resolve({ status: res.statusCode ?? 0, text, json, sse })
       })
     })
     req.on("error", reject)
@@ -163,6 +167,8 @@ describe("a body nested deeper than 64 levels is refused before any task exists"
     const before = await taskCount()
     for (const method of ["message/send", "message/stream"]) {
       const answer = await rpc(rpcSend(nested(10_000)).replace("message/send", method))
+      // A streaming method's refusal is an SSE error event, like every other answer to it.
+      expect(answer.sse).toBe(method === "message/stream")
       expectCleanError(answer, -32602, "jsonrpc", 200)
       expect(answer.json.id).toBe("h1")
       expect(answer.json.error.message).toContain("64 levels")

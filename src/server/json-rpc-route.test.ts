@@ -87,6 +87,57 @@ describe("extension negotiation", () => {
   })
 })
 
+/** The one SSE error event of a refused streaming request, checking the stream ends after it. */
+const sseError = async (response: Response) => {
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toContain("text/event-stream")
+  const events = (await response.text()).split("\n\n").filter((e) => e.trim() !== "")
+  expect(events).toHaveLength(1)
+  return JSON.parse(events[0]!.replace(/^data: /, "")) as { id: unknown; error: { code: number; message: string } }
+}
+
+describe("a request naming a streaming method is answered in SSE, even when it is refused", () => {
+  const noMessageId = { message: { kind: "message", role: "user", parts: [{ kind: "text", text: "hi" }] } }
+
+  it("message/stream with invalid params: one -32602 error event echoing the id", async () => {
+    const event = await sseError(await post(optional, { jsonrpc: "2.0", id: "p1", method: "message/stream", params: noMessageId }))
+    expect(event).toMatchObject({ jsonrpc: "2.0", id: "p1", error: { code: -32602 } })
+    expect(event.error.message).toContain("messageId")
+  })
+
+  it("tasks/resubscribe with invalid or missing params: -32602 as an error event", async () => {
+    expect(await sseError(await post(optional, { jsonrpc: "2.0", id: 7, method: "tasks/resubscribe", params: { id: 42 } })))
+      .toMatchObject({ id: 7, error: { code: -32602 } })
+    expect(await sseError(await post(optional, { jsonrpc: "2.0", id: 8, method: "tasks/resubscribe" })))
+      .toMatchObject({ id: 8, error: { code: -32602 } })
+  })
+
+  it("an invalid envelope or params nested too deeply: their codes, as error events", async () => {
+    expect(await sseError(await post(optional, { jsonrpc: "1.0", id: "e", method: "message/stream", params: noMessageId })))
+      .toMatchObject({ id: "e", error: { code: -32600 } })
+    expect(await sseError(await post(optional, { jsonrpc: "2.0", id: 1.5, method: "message/stream", params: noMessageId })))
+      .toMatchObject({ id: null, error: { code: -32600 } })
+    const deep = `{"jsonrpc":"2.0","id":"d","method":"message/stream","params":{"x":${"[".repeat(100)}${"]".repeat(100)}}}`
+    const event = await sseError(await post(optional, deep))
+    expect(event).toMatchObject({ id: "d", error: { code: -32602 } })
+    expect(event.error.message).toContain("64 levels")
+  })
+
+  it("a body that names no streaming method keeps the JSON error", async () => {
+    const cases: ReadonlyArray<[unknown, number]> = [
+      [{ jsonrpc: "2.0", id: 1, method: "message/send", params: noMessageId }, -32602],
+      ['{"jsonrpc":"2.0","id":1,"method":"message/stream"', -32700],
+      [{ jsonrpc: "2.0", id: 1, method: "message/streams", params: noMessageId }, -32601],
+      [{ jsonrpc: "2.0", id: 1, method: ["message/stream"], params: noMessageId }, -32600]
+    ]
+    for (const [body, code] of cases) {
+      const response = await post(optional, body)
+      expect(response.headers.get("content-type"), JSON.stringify(body)).toContain("application/json")
+      expect((await response.json()).error.code).toBe(code)
+    }
+  })
+})
+
 describe("failures never reach the wire with their details", () => {
   it("ends a crashing agent's task failed without the crash's text or stack", async () => {
     const response = await post(optional, { jsonrpc: "2.0", id: 4, method: "message/send", params: { message: userMessage("crash") } })
@@ -125,7 +176,8 @@ describe("authentication comes first", () => {
     const bodies = [
       { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { nope: true } } },
       { jsonrpc: "2.0", id: 2, method: "no/such/method", params: {} },
-      { jsonrpc: "1.0", id: 3, method: "tasks/get" }
+      { jsonrpc: "1.0", id: 3, method: "tasks/get" },
+      { jsonrpc: "2.0", id: 4, method: "message/stream", params: { message: { nope: true } } }
     ]
     for (const body of bodies) {
       const response = await post(secured, body)
@@ -135,6 +187,7 @@ describe("authentication comes first", () => {
     // with the key, the same requests get their protocol errors
     const judged = await post(secured, bodies[0], { "x-api-key": "k1" })
     expect((await judged.json()).error.code).toBe(-32602)
+    expect(await sseError(await post(secured, bodies[3], { "x-api-key": "k1" }))).toMatchObject({ id: 4, error: { code: -32602 } })
     await secured.dispose({ graceMs: 0 })
   })
 })

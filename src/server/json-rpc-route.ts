@@ -2,8 +2,10 @@
  * The JSON-RPC endpoint: body limit, parsing, envelope and params decoding, extension
  * negotiation, dispatch, and the answer as JSON or as an SSE stream.
  *
- * Once a request names a streaming method, every answer to it — errors included — is an SSE
- * stream, because stream clients (the official JS client among them) refuse a JSON reply.
+ * Once a request names a streaming method, every answer to it — errors included, and refusals of its
+ * envelope or params — is an SSE stream, because stream clients (the official JS client among them)
+ * refuse a JSON reply. Only what comes before the method can be read stays JSON: a body over the limit
+ * (413), one that is not UTF-8 or not JSON (-32700), and an authentication refusal (401/403).
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
@@ -97,14 +99,18 @@ const decodeBody = (
   const text = utf8(bytes)
   if (text === undefined) return { decoded: { _tag: "Failure", id: null, error: new JSONParse({ message: "Request body is not valid UTF-8" }) } }
   const parsed = parseJsonBody(text)
-  if (parsed._tag === "Failure") return { decoded: parsed }
+  if (parsed._tag === "Failure") return parsed.method === undefined ? { decoded: parsed } : { decoded: parsed, method: parsed.method }
   const decoded = decodeRequest(parsed.value, options)
-  if (decoded._tag !== "Failure") return { decoded, method: decoded.method }
   // A refused request still names its method to the authorization hook, as far as the envelope says.
-  const value = parsed.value as { readonly method?: unknown } | null
-  const method = typeof value === "object" && value !== null && Object.hasOwn(value, "method") ? value.method : undefined
-  return typeof method === "string" ? { decoded, method } : { decoded }
+  return decoded.method === undefined ? { decoded } : { decoded, method: decoded.method }
 }
+
+/** Whether `method` is a core method answered in SSE: then so is every error of a request naming it. */
+const isStreamingMethod = (method: string | undefined): boolean =>
+  method !== undefined && Object.hasOwn(methods, method) && methods[method as MethodName].streaming
+
+const sseError = (id: RequestId, error: ProtocolError) =>
+  HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
 
 /** Who a request claims to be for the resolver: its id, method and the skill its decoded params name. */
 const targetOf = (card: AgentCard, body: ReturnType<typeof decodeBody>): RequestTarget => {
@@ -151,14 +157,12 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           durationMs: 0,
           requestId: decoded.id
         }))
-        return jsonError(decoded.id, recorded._tag === "Failure" ? recorded.failure : decoded.error)
+        const error = recorded._tag === "Failure" ? recorded.failure : decoded.error
+        return isStreamingMethod(body.method) ? sseError(decoded.id, error) : jsonError(decoded.id, error)
       }
       const { id, method } = decoded
       const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
-      const answerError = (error: ProtocolError) =>
-        streaming
-          ? HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
-          : jsonError(id, error)
+      const answerError = (error: ProtocolError) => (streaming ? sseError(id, error) : jsonError(id, error))
 
       const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
       if (negotiation._tag === "Refused") {
