@@ -1,10 +1,30 @@
-// examples/client.ts — the Promise client against the demo agent: send, stream, a multi-turn task.
+// examples/client.ts — the Promise client: send, stream, and continue a task that asks for input.
 import { createA2AClient, userText } from "../src/client/index.ts"
+import { A2AServer, Agent, messageText } from "../src/index.ts"
 import { serveNode } from "../src/adapters/node.ts"
-import { A2AServer } from "../src/index.ts"
-import { demoAgent } from "./agents/demo.ts"
 
-const listening = await serveNode(await A2AServer.make(demoAgent))
+// An agent to talk to: "greet" asks for a name; any other text is streamed back word by word.
+const agent = Agent.fromAsync({
+  card: {
+    name: "Greeter", description: "Streams your text back, or greets you", version: "1.0.0",
+    capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: []
+  },
+  execute: async (ctx) => {
+    const text = messageText(ctx.message)
+    if (text === "greet") {
+      const name = await ctx.requestInput("What is your name?")
+      return ctx.complete(`Hello, ${messageText(name)}!`)
+    }
+    await ctx.working()
+    const words = text.split(" ")
+    for (const [i, word] of words.entries()) {
+      await ctx.artifact(i === 0 ? word : ` ${word}`, { artifactId: "echo", append: i > 0, lastChunk: i === words.length - 1 })
+    }
+    await ctx.complete()
+  }
+})
+
+const listening = await serveNode(await A2AServer.make(agent))
 const client = await createA2AClient({ url: listening.url }) // reads /.well-known/agent-card.json
 
 // A blocking send answers once the task is finished (or waiting for input).

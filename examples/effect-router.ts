@@ -4,11 +4,18 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Layer } from "effect"
-import { A2AServer } from "../src/index.ts"
-import { demoAgent } from "./agents/demo.ts"
+import { A2AServer, Agent, messageText } from "../src/index.ts"
+
+const agent = Agent.make({
+  card: {
+    name: "Routed", description: "Answers beside the app's own routes", version: "1.0.0",
+    capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: []
+  },
+  execute: (ctx) => ctx.complete(`You said: ${messageText(ctx.message)}`)
+})
 
 const health = HttpRouter.add("GET", "/health", HttpServerResponse.text("ok"))
-const app = Layer.mergeAll(A2AServer.layer(demoAgent), health)
+const app = Layer.mergeAll(A2AServer.layer(agent), health)
 
 const port = Number(process.env["PORT"] ?? 0)
 HttpRouter.serve(app).pipe(

@@ -19,10 +19,21 @@ interface Run {
   readonly code: number | null
 }
 
-/** Runs `file` with tsx until it exits (or is stopped once `until` matches its output). */
-const run = (file: string, options: { env?: Record<string, string>; until?: RegExp; onMatch?: (m: RegExpExecArray) => Promise<void> } = {}) =>
+/** The runtimes an example can run on: Node with tsx, and Bun and Deno from the dev dependencies. */
+const runtimes = {
+  node: (file: string) => [process.execPath, ["--import", "tsx", file]],
+  bun: (file: string) => [`${root}node_modules/bun/bin/bun.exe`, [file]],
+  deno: (file: string) => [`${root}node_modules/deno/deno`, ["run", "--unstable-no-legacy-abort", "--allow-net", "--allow-env", file]]
+} satisfies Record<string, (file: string) => [string, Array<string>]>
+
+/** Runs `file` (with tsx, unless another runtime is named) until it exits (or is stopped once `until` matches its output). */
+const run = (
+  file: string,
+  options: { runtime?: keyof typeof runtimes; env?: Record<string, string>; until?: RegExp; onMatch?: (m: RegExpExecArray) => Promise<void> } = {}
+) =>
   new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file], {
+    const [command, args] = runtimes[options.runtime ?? "node"](file)
+    const child = spawn(command, args, {
       cwd: root,
       env: { ...process.env, PORT: "0", ...options.env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -74,6 +85,18 @@ describe("self-contained examples", () => {
     expect(output).toContain('greet: completed, "Hello, Ada!"')
   })
 
+  it("workflow-agent.ts asks, books with an artifact, and drops a trip through the extension method", async () => {
+    const { output, code } = await run("examples/workflow-agent.ts")
+    expect(code).toBe(0)
+    expect(output).toBe([
+      "input-required: Where to?",
+      "input-required: Book a trip to Lisbon? (yes, or another city)",
+      'completed: ticket "Ada to Lisbon"',
+      "rejected: Dropped: plans changed",
+      ""
+    ].join("\n"))
+  })
+
   it("approval-workflow.ts drives the machine by reply, by our client and by plain HTTP", async () => {
     const { output, code } = await run("examples/approval-workflow.ts")
     expect(code).toBe(0)
@@ -101,6 +124,21 @@ describe("self-contained examples", () => {
 
 describe("server examples", () => {
   const listening = /(?:listening on |card: )(http:\/\/127\.0\.0\.1:\d+)[/\s]/
+
+  const hellos = [["node", "examples/hello-node.ts"], ["bun", "examples/hello-bun.ts"], ["deno", "examples/hello-deno.ts"]] as const
+  for (const [runtime, file] of hellos) {
+    it(`${file} answers on ${runtime} and closes gracefully on SIGTERM`, async () => {
+      let result: any
+      const { code } = await run(file, {
+        runtime,
+        until: listening,
+        onMatch: async ([, url]) => { result = await send(url!, "Ada") }
+      })
+      expect(result.status.state).toBe("completed")
+      expect(result.status.message.parts[0].text).toBe("Hello, Ada!")
+      expect(code).toBe(0)
+    })
+  }
 
   it("echo-agent.ts streams the words back", async () => {
     let state = ""
@@ -136,7 +174,7 @@ describe("server examples", () => {
       }
     })
     expect(health).toBe("ok")
-    expect(card.name).toBe("a2a-actors demo agent")
+    expect(card.name).toBe("Routed")
   })
 
   it("demo-agent.ts (npm start) prints its card URL and answers", async () => {

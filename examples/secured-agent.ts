@@ -1,6 +1,5 @@
 // examples/secured-agent.ts — an API-key protected agent with an audit trail and a signed card.
 import { createServer, type AddressInfo } from "node:net"
-import { generateKeyPair, exportJWK } from "jose"
 import { Effect } from "effect"
 import { authHeader, createA2AClient, discoverVerifiedCard, userText } from "../src/client/index.ts"
 import { serveNode } from "../src/adapters/node.ts"
@@ -18,7 +17,7 @@ const agent = Agent.make({
 })
 
 const audit: Array<string> = []
-const signingKey = await generateKeyPair("ES256")
+const signingKey = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])
 // A signed card names the configured public URL (never the request's Host), so the port is chosen first.
 const port = await new Promise<number>((resolve) => {
   const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -35,7 +34,7 @@ const server = await A2AServer.make(agent, {
 const listening = await serveNode(server, { port })
 
 // The card verifies against the key its publisher shares out of band.
-const publicJwk = { ...(await exportJWK(signingKey.publicKey)), kid: "card-2026" }
+const publicJwk = { ...(await crypto.subtle.exportKey("jwk", signingKey.publicKey)), kid: "card-2026" }
 const { card } = await Effect.runPromise(discoverVerifiedCard(listening.url, { keys: { keys: [publicJwk] } }))
 console.log(`card verified: ${card.name}, signed by ${card.signatures?.[0] ? "card-2026" : "nobody"}`)
 

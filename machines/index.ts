@@ -4,6 +4,9 @@
  * @module
  */
 
+// First: stop with a clear message if the installed xstate is not a supported version.
+import "./internal/xstate-version.ts"
+
 // Task lifecycle
 export {
   isInterrupted,

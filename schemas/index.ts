@@ -4,6 +4,10 @@
  *
  * @module
  */
+
+// First: stop with a clear message if the installed effect is not a supported version.
+import "./internal/effect-version.ts"
+
 export * from "./parts.ts"
 export * from "./message.ts"
 export * from "./task.ts"

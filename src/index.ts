@@ -7,6 +7,10 @@
  * @module
  */
 
+// First: stop with a clear message if the installed effect or xstate is not a supported version.
+import "../schemas/internal/effect-version.ts"
+import "../machines/internal/xstate-version.ts"
+
 // Wire types used with the APIs below (every schema is at `a2a-actors/schemas`)
 export type {
   AgentCard,

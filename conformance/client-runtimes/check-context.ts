@@ -7,7 +7,7 @@
 import type { A2AClientOptions } from "../../src/client/index.ts"
 import { invalidAnswerReason } from "../../src/client/index.ts"
 import { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
-import type { HostileAgent } from "../../src/client/testing/hostile-agent.ts"
+import type { HostileAgent } from "../../testing/client/hostile-agent.ts"
 import type { Serve, WebHandler } from "./serve.ts"
 
 /** The context of one run: the runtime's server and the shared scripted agent on it. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { hostileAgent } from "../../src/client/testing/hostile-agent.ts"
+import { hostileAgent } from "../../testing/client/hostile-agent.ts"
 import { type CheckSummary, runChecks } from "./check-kit.ts"
 import type { ClientCheckContext } from "./check-context.ts"
 import type { Serve } from "./serve.ts"

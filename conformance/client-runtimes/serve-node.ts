@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { serveWebHandler } from "../../src/client/testing/node-server.ts"
+import { serveWebHandler } from "../../testing/client/node-server.ts"
 import type { Serve } from "./serve.ts"
 
 /** Serves a Web handler with `node:http` on 127.0.0.1, port 0. */

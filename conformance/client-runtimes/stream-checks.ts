@@ -7,7 +7,7 @@
  */
 import { Effect, Stream } from "effect"
 import { A2AClient, createA2AClient, userText } from "../../src/client/index.ts"
-import { hostileAgent, scriptedEvents } from "../../src/client/testing/hostile-agent.ts"
+import { hostileAgent, scriptedEvents } from "../../testing/client/hostile-agent.ts"
 import { assert, assertEqual, assertFields, type Check, check, eventually, rejection } from "./check-kit.ts"
 import { type ClientCheckContext, countingFetch, drain, quick, reasonOf, withServer } from "./check-context.ts"
 import { splitEvents, splitStreamAgent } from "./split-stream-agent.ts"

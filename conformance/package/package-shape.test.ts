@@ -1,15 +1,22 @@
 /**
  * The published shape: npm's `exports` map and deno.json's exports name the same entry points,
- * each pointing at the same source module, and the README's code blocks are the examples'
- * own code.
+ * each pointing at the same source module; every TypeScript block of the README is a whole example
+ * file that imports only packages and that examples/examples.test.ts runs; and the README installs
+ * the peer dependencies in the ranges package.json declares.
  */
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
+import { packageName, packageVersionNumber } from "../../src/cli/version.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const read = (path: string) => readFileSync(`${root}${path}`, "utf8")
-const pkg = JSON.parse(read("package.json")) as { exports: Record<string, string | { default: string; types: string }>; bin: Record<string, string> }
+const pkg = JSON.parse(read("package.json")) as {
+  version: string
+  exports: Record<string, string | { default: string; types: string }>
+  bin: Record<string, string>
+  peerDependencies: Record<string, string>
+}
 const deno = JSON.parse(read("deno.json")) as { exports: Record<string, string> }
 
 /** `./dist/src/client/index.js` is built from `./src/client/index.ts`. */
@@ -34,26 +41,53 @@ describe("package entry points", () => {
   it("the a2a command is built from src/cli/main.ts", () => {
     expect(existsSync(`${root}${sourceOf(pkg.bin["a2a"]!)}`)).toBe(true)
   })
+
+  it("a2a --version names the version package.json and deno.json declare", () => {
+    expect(packageName).toBe((pkg as { name?: string }).name)
+    expect(packageVersionNumber).toBe(pkg.version)
+    expect(packageVersionNumber).toBe((deno as { version?: string }).version)
+  })
 })
 
 describe("README code blocks", () => {
   const readme = read("README.md")
-  const blocks = [...readme.matchAll(/```ts\n\/\/ (examples\/[\w/.-]+\.ts)[^\n]*\n([\s\S]*?)```/g)]
+  const blocks = [...readme.matchAll(/```ts\n(\/\/ (examples\/[\w/.-]+\.ts)[^\n]*\n[\s\S]*?)```/g)]
   /** The package names the README uses, as the examples (inside the repository) spell them. */
   const asInRepo = (code: string) =>
     code
-      .replace(/from "a2a-actors\/client"/g, 'from "SRC/client/index.ts"')
-      .replace(/from "a2a-actors\/(node|bun|deno)"/g, 'from "SRC/adapters/$1.ts"')
-      .replace(/from "a2a-actors"/g, 'from "SRC/index.ts"')
+      .replace(/from "a2a-actors\/client"/g, 'from "../src/client/index.ts"')
+      .replace(/from "a2a-actors\/(node|bun|deno)"/g, 'from "../src/adapters/$1.ts"')
+      .replace(/from "a2a-actors\/(schemas|machines)"/g, 'from "../$1/index.ts"')
+      .replace(/from "a2a-actors"/g, 'from "../src/index.ts"')
 
   it("has code blocks taken from the examples", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(10)
+    expect(readme.match(/```ts\n/g)?.length, "every ts block names its example file on its first line").toBe(blocks.length)
   })
 
-  for (const [, file, body] of blocks) {
-    it(`shows ${file} as it is`, () => {
-      const source = read(file!).replace(/"(?:\.\.\/)+src\//g, '"SRC/')
-      expect(source).toContain(asInRepo(body!).trimEnd())
+  for (const [, body, file] of blocks) {
+    it(`shows all of ${file}, a program that runs in a project of your own`, () => {
+      expect(body!.match(/from "\.{1,2}\/[^"]*"/g), "imports only packages, no files of this repository").toBeNull()
+      expect(asInRepo(body!), "the whole file, imports to the end").toBe(read(file!))
+    })
+
+    it(`runs ${file} in examples/examples.test.ts`, () => {
+      expect(read("examples/examples.test.ts")).toContain(`"${file}"`)
     })
   }
+
+  it("installs the peer dependencies in the ranges package.json declares", () => {
+    const peers = pkg.peerDependencies
+    const installs = [...readme.matchAll(/^(?:npm install|bun add) a2a-actors (.*)$/gm)].map(([, rest]) => rest!.split(" "))
+    expect(installs.length).toBe(3)
+    for (const names of installs) {
+      expect(names).toContain(`effect@${peers["effect"]}`)
+      expect(names).toContain(`xstate@${peers["xstate"]}`)
+    }
+    expect(installs[0]).toContain(`@effect/platform-node@${peers["@effect/platform-node"]}`)
+    const denoJson = JSON.parse(/```json\n(\{\n  "nodeModulesDir"[\s\S]*?)```/.exec(readme)![1]!) as { imports: Record<string, string> }
+    expect(denoJson.imports["effect"]).toBe(`npm:effect@${peers["effect"]}`)
+    expect(denoJson.imports["xstate"]).toBe(`npm:xstate@${peers["xstate"]}`)
+    expect(denoJson.imports["a2a-actors"]).toBe(`npm:a2a-actors@^${pkg.version}`)
+  })
 })

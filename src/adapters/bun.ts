@@ -10,6 +10,9 @@
  * `text/event-stream` response is exempted with `server.timeout(request, 0)`. Bun has no cap on
  * connections.
  */
+// First: stop with a clear message if the installed effect is not a supported version.
+import "../../schemas/internal/effect-version.ts"
+
 import { lookup } from "node:dns/promises"
 import { Context } from "effect"
 import { ListeningOrigin } from "../server/listening-origin.ts"

@@ -9,6 +9,9 @@
  * adapter's reach too: put a reverse proxy with header and body timeouts in front of a Deno server
  * that faces the Internet.
  */
+// First: stop with a clear message if the installed effect is not a supported version.
+import "../../schemas/internal/effect-version.ts"
+
 import { Context } from "effect"
 import { ListeningOrigin } from "../server/listening-origin.ts"
 import { withBodyDeadline } from "./body-deadline.ts"

@@ -8,11 +8,11 @@ import type { TLSSocket } from "node:tls"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Task } from "../../schemas/index.ts"
 import { A2AServer } from "../server/a2a-server.ts"
-import { quickAgent, quickStates } from "../server/testing/push-agents.ts"
-import { pushTestOptions, resultOf, rpcClient, sendParams, waitUntil } from "../server/testing/push-harness.ts"
+import { quickAgent, quickStates } from "../../testing/server/push-agents.ts"
+import { pushTestOptions, resultOf, rpcClient, sendParams, waitUntil } from "../../testing/server/push-harness.ts"
 import { nodePushTransport as publicNodePushTransport } from "./node.ts"
 import { nodePushTransport } from "./node-push-transport.ts"
-import { startWebhookStub } from "../push/webhook-stub.test-helper.ts"
+import { startWebhookStub } from "../../testing/push/webhook-stub.ts"
 
 const request = (url: string, address = "127.0.0.1") => ({
   url,

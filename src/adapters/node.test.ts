@@ -8,11 +8,11 @@ import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
 import { A2AServer } from "../server/a2a-server.ts"
-import { gate } from "../server/testing/push-harness.ts"
-import { openStream, userMessage } from "../server/testing/rpc.ts"
+import { gate } from "../../testing/server/push-harness.ts"
+import { openStream, userMessage } from "../../testing/server/rpc.ts"
 import type { Listening } from "./listening.ts"
 import { type NodeServeOptions, serveNode } from "./node.ts"
-import { type RawClient, rawClient, trickle } from "./raw-client.test-helper.ts"
+import { type RawClient, rawClient, trickle } from "../../testing/adapters/raw-client.ts"
 
 const card = {
   name: "slow client test agent",

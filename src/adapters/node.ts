@@ -2,22 +2,29 @@
  * Serving an A2A server on Node with `node:http`.
  *
  * Requests go straight to the server's Effect HTTP app through `@effect/platform-node`,
- * without building a Web `Request` and `Response` per call (the fast path).
+ * without building a Web `Request` and `Response` per call (the fast path). That package is an
+ * optional peer dependency, loaded when `serveNode` first needs it: `web: true` serves through the
+ * Web handler without it.
  *
  * Slow clients: `node:http` bounds the time to receive the headers (`headersTimeoutMs`, default
  * 10 s) and the whole request (`requestTimeoutMs`, default 30 s), answering 408 and closing the
  * connection. Both stop counting once the request is in, so SSE streams and long blocking calls
  * are not cut. `maxConnections` caps open connections (none by default).
  */
+// First: stop with a clear message if the installed effect is not a supported version.
+import "../../schemas/internal/effect-version.ts"
+
 import { lookup } from "node:dns/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Exit, Scope } from "effect"
+import { supportedPeers } from "../../schemas/internal/peer-version.ts"
 import type { A2AServerHandle } from "../server/a2a-server.ts"
 import { ListeningOrigin } from "../server/listening-origin.ts"
 import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
+export { nodeClientCertificate } from "./node-client-certificate.ts"
 export { nodePushTransport, type NodePushTransportOptions } from "./node-push-transport.ts"
 
 /** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
@@ -66,11 +73,33 @@ const nodeServerOptions = (options: NodeServeOptions) => {
   return { requestTimeout, headersTimeout, connectionsCheckingInterval: checkingInterval(requestTimeout, headersTimeout) }
 }
 
+const platformNode = "@effect/platform-node"
+
+/**
+ * `@effect/platform-node`'s server module. It is an optional peer dependency (Bun and Deno servers, and
+ * clients, never need it), so a missing one is reported here, saying what to install.
+ */
+const loadNodeHttpServer = async (): Promise<typeof NodeHttpServer> => {
+  try {
+    return await import("@effect/platform-node/NodeHttpServer")
+  } catch (cause) {
+    const code = (cause as { code?: unknown } | null)?.code
+    if (code !== "ERR_MODULE_NOT_FOUND" || !String((cause as Error).message).includes(platformNode)) throw cause
+    throw new Error(
+      `serveNode needs ${platformNode} ${supportedPeers[platformNode]}, an optional peer dependency of a2a-actors ` +
+        `that is not installed: install it (\`npm install ${platformNode}@${supportedPeers[platformNode]}\`), ` +
+        "or pass `web: true` to serve through the Web handler without it.",
+      { cause }
+    )
+  }
+}
+
 /**
  * Starts `server` on Node; resolves once it listens. Requests are handled from then on, knowing
  * the bound origin (`ListeningOrigin`).
  */
 export const serveNode = async (server: NodeServable, options: NodeServeOptions = {}): Promise<Listening> => {
+  const platform = options.web === true ? undefined : await loadNodeHttpServer()
   const http = createServer(nodeServerOptions(options))
   if (options.maxConnections !== undefined) http.maxConnections = options.maxConnections
   await new Promise<void>((resolve, reject) => {
@@ -83,11 +112,11 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
   // The request fibers of the fast path belong to this scope; closing it ends any still running.
   const requests = Effect.runSync(Scope.make())
   // Nothing is read from the socket before this listener is attached: it is added in the same tick.
-  http.on("request", options.web === true
+  http.on("request", platform === undefined
     ? webBridge((request) => server.handler(request, Context.make(ListeningOrigin, url)))
     // The origin is part of the handler's context, so requests pay nothing for it. The default tracer
     // records nothing, so the platform skips its per-request span by itself.
-    : Effect.runSync(NodeHttpServer.makeHandler(server.app, { scope: requests }).pipe(
+    : Effect.runSync(platform.makeHandler(server.app, { scope: requests }).pipe(
       Effect.provideService(ListeningOrigin, url)
     )))
   return {

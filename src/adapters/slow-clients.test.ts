@@ -7,9 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { hosts, startHost, type HostedServer } from "../../conformance/hosts.ts"
 import { heldMessageIdPrefix } from "../../conformance/scenarios/harness.ts"
-import { waitUntil } from "../server/testing/push-harness.ts"
-import { openStream, rpc, userMessage } from "../server/testing/rpc.ts"
-import { type RawClient, rawClient, trickle } from "./raw-client.test-helper.ts"
+import { waitUntil } from "../../testing/server/push-harness.ts"
+import { openStream, rpc, userMessage } from "../../testing/server/rpc.ts"
+import { type RawClient, rawClient, trickle } from "../../testing/adapters/raw-client.ts"
 
 const requestTimeoutMs = 1_000
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect } from "effect"
 import type { Task } from "../../schemas/index.ts"
-import { as, testCard, userMessage } from "../runtime/test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { TaskRuntime } from "../runtime/task-runtime.ts"
 import { Agent } from "./agent.ts"
 import { messageText } from "./messages.ts"

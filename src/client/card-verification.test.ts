@@ -10,8 +10,8 @@ import { serveNode } from "../adapters/node.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { signCard } from "../card/sign-card.ts"
 import { A2AServer } from "../server/a2a-server.ts"
-import { freePort } from "../server/testing/free-port.ts"
-import { testAgent } from "../server/testing/test-agent.ts"
+import { freePort } from "../../testing/server/free-port.ts"
+import { testAgent } from "../../testing/server/test-agent.ts"
 import {
   CardVerificationError,
   discoverVerifiedCard,

@@ -4,8 +4,8 @@ import { A2AClient, type A2AClientOptions, userText } from "./client.ts"
 import { invalidAnswerReason } from "./errors.ts"
 import { authHeader, extensionsHeader } from "./interceptors.ts"
 import { createA2AClient } from "./promise-client.ts"
-import { type HostileAgent, hostileAgent, scriptedEvents } from "./testing/hostile-agent.ts"
-import { serveWebHandler, type TestServer } from "./testing/node-server.ts"
+import { type HostileAgent, hostileAgent, scriptedEvents } from "../../testing/client/hostile-agent.ts"
+import { serveWebHandler, type TestServer } from "../../testing/client/node-server.ts"
 
 let agent: HostileAgent
 let server: TestServer

@@ -5,6 +5,10 @@
  *
  * @module
  */
+
+// First: stop with a clear message if the installed effect is not a supported version.
+import "../../schemas/internal/effect-version.ts"
+
 export {
   A2AClient,
   type A2AClientInit,

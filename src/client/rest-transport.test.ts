@@ -10,7 +10,7 @@ import { serveNode } from "../adapters/node.ts"
 import { A2AServer, type A2AServerConfig } from "../server/a2a-server.ts"
 import { A2AClient, type A2AClientOptions, userText } from "./client.ts"
 import { invalidAnswerReason } from "./errors.ts"
-import { serveWebHandler, type TestServer } from "./testing/node-server.ts"
+import { serveWebHandler, type TestServer } from "../../testing/client/node-server.ts"
 
 const quick: A2AClientOptions = { timeoutMs: 5_000, idleTimeoutMs: 5_000, retries: 0, resume: { backoffMs: 10 } }
 const rest: A2AClientOptions = { ...quick, transport: "HTTP+JSON" }

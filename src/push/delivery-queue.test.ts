@@ -9,7 +9,7 @@ import { fetchTransport } from "./push-transport.ts"
 import { makePushSigner } from "./signer.ts"
 import { type DnsResolver, makeUrlGuard } from "./url-guard.ts"
 import { makePushVerifier } from "./verifier.ts"
-import { driveUntil, eventLog, type Responder, startWebhookStub, type WebhookStub } from "./webhook-stub.test-helper.ts"
+import { driveUntil, eventLog, type Responder, startWebhookStub, type WebhookStub } from "../../testing/push/webhook-stub.ts"
 
 const snapshot = (state: TaskState, id = "task-1"): Task => ({
   kind: "task",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
-import { runTaskStoreSuite, sampleTask } from "./task-store-suite.ts"
+import { runTaskStoreSuite, sampleTask } from "../../testing/runtime/task-store-suite.ts"
 
 runTaskStoreSuite("memory", () => makeMemoryTaskStore())
 

@@ -10,7 +10,7 @@ import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import type { TaskContext } from "../agent/task-context.ts"
-import { as, testCard, userMessage } from "./test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { TaskRuntime } from "./task-runtime.ts"
 
 const alice = as("alice")

@@ -9,7 +9,7 @@ import type { Message, Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
 import type { TaskContext } from "../agent/task-context.ts"
-import { as, testCard, userMessage } from "./test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { TaskRuntime } from "./task-runtime.ts"
 import type { TaskRuntime as Runtime } from "./task-runtime.ts"
 

@@ -5,7 +5,7 @@ import type { Task } from "../../schemas/index.ts"
 import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
-import { as, testCard, userMessage } from "./test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { TaskRuntime } from "./task-runtime.ts"
 
 const alice = as("alice")

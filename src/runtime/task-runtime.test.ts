@@ -6,7 +6,7 @@ import { Agent } from "../agent/agent.ts"
 import { messageText } from "../agent/messages.ts"
 import type { TaskContext } from "../agent/task-context.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
-import { as, testCard, userMessage } from "./test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { TaskRuntime } from "./task-runtime.ts"
 import type { SequencedEvent } from "./task-runtime.ts"
 

@@ -51,7 +51,7 @@ export interface TaskListFilter {
  * stored task runs in its own process: it reads and writes through this interface with versions, so a
  * shared (e.g. PostgreSQL) store is an added implementation.
  *
- * Implementations must pass `runTaskStoreSuite` (task-store-suite.ts).
+ * Implementations must pass `runTaskStoreSuite` (`testing/runtime/task-store-suite.ts`).
  */
 export interface TaskStore {
   /** The record, or none when unknown (or expired). */

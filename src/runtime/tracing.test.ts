@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
 import { A2AServer } from "../server/a2a-server.ts"
 import { TaskRuntime } from "./task-runtime.ts"
-import { as, testCard, userMessage } from "./test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 
 const recordingTracer = () => {
   const spans: Array<{ name: string; attributes: Record<string, unknown> }> = []

@@ -11,8 +11,8 @@ import { messageText } from "../agent/messages.ts"
 import { serveNode } from "../adapters/node.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { A2AServer } from "./a2a-server.ts"
-import { openStream, rpc, userMessage } from "./testing/rpc.ts"
-import { testCard } from "./testing/test-agent.ts"
+import { openStream, rpc, userMessage } from "../../testing/server/rpc.ts"
+import { testCard } from "../../testing/server/test-agent.ts"
 
 /** Streams a good chunk, then one whose metadata holds what the text names. */
 const agent = Agent.make({

@@ -13,8 +13,8 @@ import { serveNode } from "../adapters/node.ts"
 import { jsonLinesSink } from "../audit/json-lines-sink.ts"
 import { A2AServer, type A2AServerHandle } from "./a2a-server.ts"
 import type { AuditConfig } from "./audit-trail.ts"
-import { testAgent } from "./testing/test-agent.ts"
-import { eventually, textMessage, wireCall } from "./testing/wire-call.ts"
+import { testAgent } from "../../testing/server/test-agent.ts"
+import { eventually, textMessage, wireCall } from "../../testing/server/wire-call.ts"
 
 let root: string
 let logDir: string

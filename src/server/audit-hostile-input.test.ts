@@ -13,8 +13,8 @@ import { hashChainSink, type HashChainSink } from "../audit/hash-chain-sink.ts"
 import { verifyChain } from "../audit/verify-chain.ts"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { A2AServer } from "./a2a-server.ts"
-import { testAgent } from "./testing/test-agent.ts"
-import { textMessage } from "./testing/wire-call.ts"
+import { testAgent } from "../../testing/server/test-agent.ts"
+import { textMessage } from "../../testing/server/wire-call.ts"
 
 const alice = { "x-api-key": "key-of-alice" }
 const agent = testAgent({

@@ -16,7 +16,7 @@ import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { verifyAgentCard } from "../client/card-verification.ts"
 import { A2AServer, type A2AServerConfig } from "./a2a-server.ts"
 import { ListeningOrigin } from "./listening-origin.ts"
-import { testAgent, testCard } from "./testing/test-agent.ts"
+import { testAgent, testCard } from "../../testing/server/test-agent.ts"
 
 const security = {
   securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" } } as const,

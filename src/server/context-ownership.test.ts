@@ -11,8 +11,8 @@ import { serveNode } from "../adapters/node.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { A2AServer } from "./a2a-server.ts"
-import { openStream, rpc, userMessage } from "./testing/rpc.ts"
-import { testCard } from "./testing/test-agent.ts"
+import { openStream, rpc, userMessage } from "../../testing/server/rpc.ts"
+import { testCard } from "../../testing/server/test-agent.ts"
 
 const alice = { "x-api-key": "key-of-alice" }
 const bob = { "x-api-key": "key-of-bob" }

@@ -12,8 +12,8 @@ import { authHeader } from "../client/interceptors.ts"
 import { verifyAgentCard } from "../client/card-verification.ts"
 import { A2AClient } from "../client/client.ts"
 import { A2AServer, type A2AServerHandle } from "./a2a-server.ts"
-import { testAgent, testCard } from "./testing/test-agent.ts"
-import { textMessage, wireCall } from "./testing/wire-call.ts"
+import { testAgent, testCard } from "../../testing/server/test-agent.ts"
+import { textMessage, wireCall } from "../../testing/server/wire-call.ts"
 
 const METHOD = "agent/getAuthenticatedExtendedCard"
 const security = {

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
 import { A2AServer, type A2AServerHandle } from "./a2a-server.ts"
-import { userMessage } from "./testing/rpc.ts"
+import { userMessage } from "../../testing/server/rpc.ts"
 
 const TRACE = "https://example.com/ext/trace/v1"
 const REQUIRED = "https://example.com/ext/required/v1"

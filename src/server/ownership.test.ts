@@ -6,8 +6,8 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { A2AServer, type A2AServerHandle } from "./a2a-server.ts"
-import { testAgent } from "./testing/test-agent.ts"
-import { textMessage, wireCall, type WireAnswer } from "./testing/wire-call.ts"
+import { testAgent } from "../../testing/server/test-agent.ts"
+import { textMessage, wireCall, type WireAnswer } from "../../testing/server/wire-call.ts"
 
 const alice = { "x-api-key": "key-of-alice" }
 const bob = { "x-api-key": "key-of-bob" }

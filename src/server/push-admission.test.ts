@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { Task, TaskPushNotificationConfig } from "../../schemas/index.ts"
 import { memoryAuditSink } from "../audit/audit-sink.ts"
 import { fetchTransport, type PushTransport } from "../push/push-transport.ts"
-import { startWebhookStub, type WebhookStub } from "../push/webhook-stub.test-helper.ts"
+import { startWebhookStub, type WebhookStub } from "../../testing/push/webhook-stub.ts"
 import { A2AServer, type A2AServerConfig, type A2AServerHandle } from "./a2a-server.ts"
-import { type CountedAgent, quickAgent, quickStates, stepperAgent, stepperSecondHalf } from "./testing/push-agents.ts"
-import { auditOfKind, pushTestOptions, resultOf, rpcClient, sendParams, statesOf, waitUntil } from "./testing/push-harness.ts"
+import { type CountedAgent, quickAgent, quickStates, stepperAgent, stepperSecondHalf } from "../../testing/server/push-agents.ts"
+import { auditOfKind, pushTestOptions, resultOf, rpcClient, sendParams, statesOf, waitUntil } from "../../testing/server/push-harness.ts"
 
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { memoryAuditSink, type MemoryAuditSink } from "../audit/audit-sink.ts"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { makePushKeySet } from "../push/jwks.ts"
 import { makePushVerifier, type PushVerifier } from "../push/verifier.ts"
-import { type ReceivedCall, type Responder, startWebhookStub, type WebhookStub } from "../push/webhook-stub.test-helper.ts"
+import { type ReceivedCall, type Responder, startWebhookStub, type WebhookStub } from "../../testing/push/webhook-stub.ts"
 import { A2AServer, type A2AServerConfig, type A2AServerHandle } from "./a2a-server.ts"
 import {
   type CountedAgent,
@@ -22,7 +22,7 @@ import {
   stepperAgent,
   stepperSecondHalf,
   stepperStates
-} from "./testing/push-agents.ts"
+} from "../../testing/server/push-agents.ts"
 import {
   auditOfKind,
   gate,
@@ -34,7 +34,7 @@ import {
   taskOfCall,
   testIssuer,
   waitUntil
-} from "./testing/push-harness.ts"
+} from "../../testing/server/push-harness.ts"
 
 // Everything a test starts is stopped here, even when an assertion fails half-way.
 const cleanups: Array<() => Promise<void>> = []

@@ -8,7 +8,7 @@ import { messageText } from "../agent/messages.ts"
 import { serveNode } from "../adapters/node.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { A2AServer } from "./a2a-server.ts"
-import { openStream, rpc, userMessage } from "./testing/rpc.ts"
+import { openStream, rpc, userMessage } from "../../testing/server/rpc.ts"
 
 const card = {
   name: "stream test agent",

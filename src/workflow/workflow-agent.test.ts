@@ -7,9 +7,9 @@ import type { Message, Task } from "../../schemas/index.ts"
 import { messageText } from "../agent/messages.ts"
 import { TaskRuntime } from "../runtime/task-runtime.ts"
 import type { SequencedEvent } from "../runtime/task-runtime.ts"
-import { as, testCard, userMessage } from "../runtime/test-fixtures.ts"
+import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
 import { Workflow, workflowMetadataKey } from "./index.ts"
-import { approvalAgent, approvalExtension } from "./test-fixtures.ts"
+import { approvalAgent, approvalExtension } from "../../testing/workflow/fixtures.ts"
 
 const alice = as("alice")
 const asTask = (r: Task | Message): Task => {

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { approvalMachine, reviewEventFromText } from "../../machines/approval.ts"
-import { messageText } from "../agent/messages.ts"
-import { testCard } from "../runtime/test-fixtures.ts"
-import { Workflow } from "./index.ts"
+import { messageText } from "../../src/agent/messages.ts"
+import { testCard } from "../runtime/fixtures.ts"
+import { Workflow } from "../../src/workflow/index.ts"
 
 /** The approval extension used by the workflow tests. */
 export const approvalExtension = Workflow.extension({

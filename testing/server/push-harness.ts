@@ -5,11 +5,11 @@
  * @module
  */
 import { Effect } from "effect"
-import type { Message, PushNotificationConfig, Task, TaskState } from "../../../schemas/index.ts"
-import type { AuditEvent } from "../../audit/audit-event.ts"
-import type { MemoryAuditSink } from "../../audit/audit-sink.ts"
-import type { ReceivedCall } from "../../push/webhook-stub.test-helper.ts"
-import type { PushOptions } from "../push-service.ts"
+import type { Message, PushNotificationConfig, Task, TaskState } from "../../schemas/index.ts"
+import type { AuditEvent } from "../../src/audit/audit-event.ts"
+import type { MemoryAuditSink } from "../../src/audit/audit-sink.ts"
+import type { ReceivedCall } from "../push/webhook-stub.ts"
+import type { PushOptions } from "../../src/server/push-service.ts"
 
 /** A JSON-RPC reply as the tests read it. */
 export interface RpcReply {

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Duration, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import type { PushEvent } from "./push-events.ts"
+import type { PushEvent } from "../../src/push/push-events.ts"
 
 /** One request the stub received. */
 export interface ReceivedCall {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { Agent, type AgentCardInput } from "../../agent/agent.ts"
-import { messageText } from "../../agent/messages.ts"
+import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
+import { messageText } from "../../src/agent/messages.ts"
 
 /** The card of the test agent; `overrides` adds security, capabilities, extensions. */
 export const testCard = (overrides: Partial<AgentCardInput> = {}): AgentCardInput => ({

@@ -5,9 +5,9 @@
  * @module
  */
 import { Effect } from "effect"
-import type { SecurityScheme, TaskState } from "../../../schemas/index.ts"
-import { Agent, type AgentCardInput } from "../../agent/agent.ts"
-import { messageText } from "../../agent/messages.ts"
+import type { SecurityScheme, TaskState } from "../../schemas/index.ts"
+import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
+import { messageText } from "../../src/agent/messages.ts"
 
 /** Options of {@link pushTestCard}. */
 export interface PushTestCardOptions {

@@ -1,5 +1,5 @@
 import type { AgentCard, Message, Part } from "../../schemas/index.ts"
-import type { RequestContext } from "./task-runtime.ts"
+import type { RequestContext } from "../../src/runtime/task-runtime.ts"
 
 /** A minimal card for runtime tests. */
 export const testCard = (inputModes: ReadonlyArray<string> = ["text/plain"]): AgentCard => ({

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MessageSendParams } from "../../../schemas/index.ts"
+import type { MessageSendParams } from "../../schemas/index.ts"
 
 /** Options of one call. */
 export interface WireCallOptions {

@@ -1,7 +1,7 @@
 /**
  * Small helpers for server tests: JSON-RPC calls and SSE streams against a real server.
  */
-import { SseSession } from "../../../conformance/scenarios/sse-session.ts"
+import { SseSession } from "../../conformance/scenarios/sse-session.ts"
 
 let counter = 0
 

@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { Scope } from "effect"
 import type { Task } from "../../schemas/index.ts"
-import type { TaskStore } from "./task-store.ts"
+import type { TaskStore } from "../../src/runtime/task-store.ts"
 
 /** A Task value for store tests. */
 export const sampleTask = (id: string, state: Task["status"]["state"] = "working", contextId = "ctx-1"): Task => ({

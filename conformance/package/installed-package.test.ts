@@ -1,0 +1,232 @@
+/**
+ * The package as a user installs it: packed with `npm pack` (whose `prepare` builds `dist/`), installed with
+ * its production dependencies into a fresh ES module project beside the peers the README installs, and used
+ * there as the README says on Node, Bun and Deno: every entry point imports, the README's own agent serves,
+ * and the `a2a` command reads its card. See fresh-project.ts for how the install stays offline.
+ */
+import { execFile, spawn } from "node:child_process"
+import { mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { childEnv, installFresh, pack, type Packed } from "./fresh-project.ts"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const runtimes = ["node", "bun", "deno"] as const
+type Runtime = (typeof runtimes)[number]
+const bun = `${root}node_modules/bun/bin/bun.exe`
+const deno = `${root}node_modules/deno/deno`
+
+/** The README's programs that run to their end by themselves (examples/examples.test.ts checks what they print). */
+const programs = ["client.ts", "workflow-agent.ts", "push-notifications.ts", "secured-agent.ts"]
+
+let work: string
+let project: string
+let packed: Packed
+
+/** The README's block of code that starts with `first`. */
+const readmeBlock = (readme: string, fence: string, first: string): string => {
+  const start = readme.indexOf(`\`\`\`${fence}\n${first}`)
+  if (start === -1) throw new Error(`README has no ${fence} block starting with ${first}`)
+  const body = start + fence.length + 4
+  return readme.slice(body, readme.indexOf("```", body))
+}
+
+interface Ran {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a command in the project to its end. */
+const exec = (command: string, args: ReadonlyArray<string>) =>
+  new Promise<Ran>((resolve) => {
+    execFile(command, [...args], { cwd: project, env: childEnv(), timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
+  })
+
+/** How each runtime runs a file of the project, and the `a2a` command. */
+const runFile: Record<Runtime, (file: string) => [string, Array<string>]> = {
+  node: (file) => [process.execPath, [file]],
+  bun: (file) => [bun, [file]],
+  // The flags the README gives.
+  deno: (file) => [deno, ["run", "--allow-net", "--allow-env", "--unstable-no-legacy-abort", file]]
+}
+const a2a: Record<Runtime, (args: ReadonlyArray<string>) => Promise<Ran>> = {
+  // The installed bin, through its shebang, as `npx a2a` runs it.
+  node: (args) => exec(join(project, "node_modules/.bin/a2a"), args),
+  bun: (args) => exec(bun, ["node_modules/.bin/a2a", ...args]),
+  deno: (args) => exec(deno, ["run", "--allow-net", "npm:a2a-actors", ...args])
+}
+
+/** Starts the README's agent for `runtime`; resolves with its URL once it listens. */
+const serve = (runtime: Runtime) =>
+  new Promise<{ url: string; stop: () => Promise<number | null> }>((resolve, reject) => {
+    const [command, args] = runFile[runtime](`agent-${runtime}.ts`)
+    const child = spawn(command, args, { cwd: project, env: { ...childEnv(), PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] })
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+    let output = ""
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`the ${runtime} agent did not start:\n${output}`))
+    }, 30_000)
+    const onData = (data: Buffer) => {
+      output += data.toString()
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
+      if (url !== undefined) {
+        clearTimeout(timer)
+        resolve({ url, stop: () => (child.kill("SIGTERM"), exited) })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`the ${runtime} agent exited (${code}) before listening:\n${output}`))
+    })
+  })
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "a2a-actors-package-"))
+  project = join(work, "project")
+  packed = await pack(root, work)
+  await installFresh(root, packed, project, ["effect", "xstate", "@effect/platform-node"])
+  // The README's set-up and agents, as written there.
+  const readme = await readFile(join(root, "README.md"), "utf8")
+  await writeFile(join(project, "deno.json"), readmeBlock(readme, "json", '{\n  "nodeModulesDir"'))
+  for (const runtime of runtimes) {
+    await writeFile(join(project, `agent-${runtime}.ts`), readmeBlock(readme, "ts", `// examples/hello-${runtime}.ts`))
+  }
+  for (const program of programs) {
+    await writeFile(join(project, program), readmeBlock(readme, "ts", `// examples/${program}`))
+  }
+  await writeFile(join(project, "entries.mjs"), [
+    `const names = ${JSON.stringify(Object.keys(packed.manifest.exports).filter((name) => name !== "./package.json").map((name) => name.replace(/^\./, "a2a-actors")))}`,
+    "const exports = {}",
+    "for (const name of names) exports[name] = Object.keys(await import(name)).sort()",
+    "console.log(JSON.stringify(exports))"
+  ].join("\n"))
+}, 300_000)
+
+afterAll(async () => {
+  if (work !== undefined) await rm(work, { recursive: true, force: true })
+})
+
+describe("the packed tarball", () => {
+  it("holds the built code, README, LICENSE and package.json, and no tests or test support", () => {
+    const outside = packed.files.filter((file) => !file.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(file))
+    expect(outside).toEqual([])
+    expect(packed.files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "dist/src/index.js", "dist/src/index.d.ts"]))
+    expect(packed.files.filter((file) => /\.test\.|test-helper|[/.]testing[/.]|fixture|\.map$/.test(file))).toEqual([])
+    expect(packed.files.filter((file) => !/\.(js|d\.ts)$/.test(file) && file.startsWith("dist/"))).toEqual([])
+  })
+
+  it("has a built file for every entry point, type declaration and command", () => {
+    for (const target of Object.values(packed.manifest.exports)) {
+      for (const file of typeof target === "string" ? [target] : [target.default, target.types]) {
+        expect(packed.files, file).toContain(file.replace(/^\.\//, ""))
+      }
+    }
+    for (const file of Object.values(packed.manifest.bin)) expect(packed.files).toContain(file.replace(/^\.\//, ""))
+  })
+
+  it("carries the Apache-2.0 license text that package.json names", async () => {
+    expect(packed.manifest.license).toBe("Apache-2.0")
+    const license = await readFile(join(project, "node_modules/a2a-actors/LICENSE"), "utf8")
+    expect(license).toContain("Apache License\n                           Version 2.0, January 2004")
+    expect(license).toContain("END OF TERMS AND CONDITIONS")
+  })
+
+  it("imports only what it declares: its dependencies and peer dependencies", async () => {
+    const declared = new Set([...Object.keys(packed.manifest.dependencies), ...Object.keys(packed.manifest.peerDependencies)])
+    const dist = join(project, "node_modules/a2a-actors/dist")
+    const files = (await readdir(dist, { recursive: true })).filter((file) => file.endsWith(".js"))
+    const imported = new Set<string>()
+    for (const file of files) {
+      // Without comments: TSDoc examples show imports of the package itself.
+      const code = (await readFile(join(dist, file), "utf8")).replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
+      for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"'.][^"']*)["']/g)) {
+        if (!specifier!.startsWith("node:")) imported.add(specifier!.split("/").slice(0, specifier!.startsWith("@") ? 2 : 1).join("/"))
+      }
+    }
+    expect(imported.size).toBeGreaterThan(3)
+    expect([...imported].filter((name) => !declared.has(name))).toEqual([])
+  })
+})
+
+describe.each(runtimes)("installed, on %s", (runtime) => {
+  it("imports every entry point", async () => {
+    const ran = await exec(...runFile[runtime]("entries.mjs"))
+    expect(ran.stderr).toBe("")
+    const exports = JSON.parse(ran.stdout) as Record<string, ReadonlyArray<string>>
+    expect(exports["a2a-actors"]).toEqual(expect.arrayContaining(["A2AServer", "Agent", "Workflow", "TaskRuntime"]))
+    expect(exports["a2a-actors/client"]).toEqual(expect.arrayContaining(["A2AClient", "createA2AClient", "discoverVerifiedCard"]))
+    expect(exports["a2a-actors/schemas"]).toEqual(expect.arrayContaining(["Task", "Message", "AgentCard"]))
+    expect(exports["a2a-actors/machines"]).toEqual(expect.arrayContaining(["taskMachine", "approvalMachine"]))
+    expect(exports["a2a-actors/node"]).toEqual(expect.arrayContaining(["serveNode", "nodeDnsResolver", "nodePushTransport", "nodeClientCertificate"]))
+    expect(exports["a2a-actors/bun"]).toEqual(expect.arrayContaining(["serveBun", "bunDnsResolver"]))
+    expect(exports["a2a-actors/deno"]).toEqual(expect.arrayContaining(["serveDeno", "denoDnsResolver"]))
+  })
+
+  it("serves the README's agent, whose card the a2a command reads", async () => {
+    const agent = await serve(runtime)
+    try {
+      const card = await a2a[runtime](["card", agent.url])
+      expect(card.stderr).toBe("")
+      expect(card.stdout).toContain("Hello 1.0.0 (A2A 0.3.0)")
+      expect(card.code).toBe(0)
+      const sent = await a2a[runtime](["send", agent.url, "Ada"])
+      expect(sent.stdout).toContain("completed")
+      expect(sent.stdout).toContain("Hello, Ada!")
+    } finally {
+      expect(await agent.stop()).toBe(0)
+    }
+  })
+
+  it("runs a2a --version", async () => {
+    const version = await a2a[runtime](["--version"])
+    expect(version.stdout).toContain(packed.manifest.version)
+    expect(version.code).toBe(0)
+  })
+
+  it("refuses another effect at import, naming the supported range", async () => {
+    const effectPackage = join(project, "node_modules/effect/package.json")
+    const original = await readFile(effectPackage, "utf8")
+    await writeFile(effectPackage, original.replace(/"version": "[^"]+"/, '"version": "4.2.0"'))
+    try {
+      const ran = await exec(...runFile[runtime]("entries.mjs"))
+      expect(ran.code).not.toBe(0)
+      expect(ran.stdout).toBe("")
+      expect(ran.stderr).toContain("a2a-actors supports effect ~4.1.0, but effect 4.2.0 was loaded.")
+    } finally {
+      await writeFile(effectPackage, original)
+    }
+  })
+})
+
+describe("installed, the README's programs", () => {
+  it.each(programs)("%s runs on Node as written", async (program) => {
+    const ran = await exec(...runFile.node(program))
+    expect(ran.stderr).toBe("")
+    expect(ran.stdout).not.toBe("")
+    expect(ran.code).toBe(0)
+  })
+})
+
+describe("installed without the optional @effect/platform-node", () => {
+  it("serveNode says what to install", async () => {
+    const installed = join(project, "node_modules/@effect/platform-node")
+    await rename(installed, `${installed}.away`)
+    try {
+      const ran = await exec(...runFile.node("agent-node.ts"))
+      expect(ran.code).not.toBe(0)
+      expect(ran.stderr).toContain(
+        "serveNode needs @effect/platform-node ~4.1.0, an optional peer dependency of a2a-actors that is not installed: " +
+          "install it (`npm install @effect/platform-node@~4.1.0`), or pass `web: true`"
+      )
+    } finally {
+      await rename(`${installed}.away`, installed)
+    }
+  })
+})
