@@ -7,8 +7,10 @@
  * - `greet` (text starting with "greet"): asks for a name (`input-required`), then greets.
  * - `approval` (text starting with "draft"): the approval workflow machine; the reviewer answers
  *   "approve", "reject <why>" or "revise <what>", or calls `approval/approve` and friends.
+ * - `count` (text "count <n>", n from 1 to 1000): streams n numbered text chunks ("1\n", "2\n", ...),
+ *   one every 100 ms, then completes. Handy for watching a stream, and for cutting and resuming one.
  */
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
 import type { WorkflowAgent } from "../../src/workflow/index.ts"
 import { approvalAgent, approvalExtension } from "./approval.ts"
@@ -27,7 +29,8 @@ export const demoCard: AgentCardInput = {
     { id: "echo", name: "Echo", description: "Streams the text back in a few artifact chunks.", tags: ["echo", "streaming"], examples: ["hello there"] },
     { id: "reply", name: "Reply", description: "Answers with a single message, no task.", tags: ["message"], examples: ["reply hello"] },
     { id: "greet", name: "Greet", description: "Asks for your name, then greets you.", tags: ["input-required"], examples: ["greet"] },
-    { id: "approval", name: "Draft for approval", description: "Drafts a document and waits for approve, reject or revise.", tags: ["workflow"], examples: ["draft a launch note"] }
+    { id: "approval", name: "Draft for approval", description: "Drafts a document and waits for approve, reject or revise.", tags: ["workflow"], examples: ["draft a launch note"] },
+    { id: "count", name: "Count", description: "Streams n numbered text chunks (1 to 1000), one every 100 ms, then completes.", tags: ["streaming"], examples: ["count 60"] }
   ]
 }
 
@@ -38,6 +41,7 @@ const skillOf = (ctx: TaskContext): string => {
   if (text.startsWith("reply")) return "reply"
   if (text.startsWith("greet")) return "greet"
   if (text.startsWith("draft")) return "approval"
+  if (/^count\b/.test(text)) return "count"
   return "echo"
 }
 
@@ -59,6 +63,29 @@ const echo = (ctx: TaskContext) =>
     yield* ctx.complete("Done")
   })
 
+/** The most chunks `count` streams. */
+export const countLimit = 1_000
+/** The pause between two chunks of `count`. */
+export const countInterval = Duration.millis(100)
+
+const countOf = (text: string): number | undefined => {
+  const match = /^\s*count\s+(\d{1,4})\s*$/i.exec(text)
+  const n = match === null ? Number.NaN : Number(match[1])
+  return Number.isInteger(n) && n >= 1 && n <= countLimit ? n : undefined
+}
+
+const count = (ctx: TaskContext) =>
+  Effect.gen(function* () {
+    const n = countOf(messageText(ctx.message))
+    if (n === undefined) return yield* ctx.reject(`count takes a whole number from 1 to ${countLimit}, as in "count 60"`)
+    yield* ctx.working(`Counting to ${n}`)
+    for (let i = 1; i <= n; i++) {
+      if (i > 1) yield* Effect.sleep(countInterval)
+      yield* ctx.artifact(`${i}\n`, { artifactId: "count", name: "count", append: i > 1, lastChunk: i === n })
+    }
+    yield* ctx.complete(`Counted to ${n}`)
+  })
+
 const greet = (ctx: TaskContext) =>
   Effect.gen(function* () {
     const answer = yield* ctx.requestInput("What is your name?")
@@ -77,6 +104,8 @@ export const demoAgent: WorkflowAgent = {
           return greet(ctx)
         case "approval":
           return approvalAgent.execute(ctx)
+        case "count":
+          return count(ctx)
         default:
           return echo(ctx)
       }
