@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { contenderSpecs } from "./contender-process.ts"
 import { StreamValidator } from "./load-client.ts"
 import { workloadNames } from "./report.ts"
-import { runBench, type Sizes } from "./run.ts"
+import { parseArgs, resultsFileOf, runBench, type Sizes } from "./run.ts"
 
 const tiny: Sizes = {
   rounds: 1,
@@ -81,6 +81,10 @@ describe("the bench in a tiny configuration", () => {
       expect(find("many-streams", contender, "events_per_s")?.p99_ms).toBeTypeOf("number")
       expect(find("task-throughput", contender, "tasks_per_s")).toMatchObject({ valid: true, unit: "tasks/s" })
       expect(find("memory", contender, "rss_mb")).toMatchObject({ valid: true, unit: "MB" })
+      for (const metric of ["heap_idle_mb", "heap_after_ttl_mb"]) {
+        expect(find("memory", contender, metric)).toMatchObject({ valid: true, unit: "MB" })
+        expect(find("memory", contender, metric)?.value).toBeGreaterThan(0)
+      }
     }
     expect(find("one-stream", "a2a-actors", "events_per_s")?.vs_raw_batched).toBeTypeOf("number")
 
@@ -93,4 +97,18 @@ describe("the bench in a tiny configuration", () => {
     }
     expect(find("task-throughput", "raw-node", "tasks_per_s")?.valid).toBe(true)
   }, 90_000)
+})
+
+describe("where a run's figures go", () => {
+  const fileOf = (...argv: Array<string>) => resultsFileOf(parseArgs(argv))
+
+  it("only a full run of everything replaces latest.json", () => {
+    expect(fileOf()).toBe("latest.json")
+    expect(fileOf("--quick")).toBe("quick.json")
+    expect(fileOf("--quick", "--only", "a2a-js")).toBe("quick.json")
+    expect(fileOf("--only", "a2a-actors:node")).toBe("partial.json")
+    expect(fileOf("--workload", "memory")).toBe("partial.json")
+    expect(fileOf("--profile", "a2a-actors:node")).toBe("partial.json")
+    expect(fileOf("--log-window", "default")).toBe("partial.json")
+  })
 })

@@ -91,7 +91,7 @@ export const taskThroughput = async (target: Target, concurrency: number, durati
 
 /** What the memory workload needs of a contender's process. */
 export interface MemoryProbe {
-  readonly rss: () => Promise<{ readonly bytes: number; readonly gc: boolean }>
+  readonly rss: () => Promise<{ readonly bytes: number; readonly heapBytes: number; readonly gc: boolean }>
 }
 
 const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10
@@ -119,6 +119,8 @@ export const memory = async (
       rss_mb: mb(after.bytes),
       rss_idle_mb: mb(idle.bytes),
       rss_after_ttl_mb: mb(settled.bytes),
+      heap_idle_mb: mb(idle.heapBytes),
+      heap_after_ttl_mb: mb(settled.heapBytes),
       tasks: latencies.length,
       tasks_per_s: Math.round(latencies.length / seconds)
     }
