@@ -74,15 +74,39 @@ const readNumber = (s: string, from: number, to: number): number => {
   return NUMBER_END.test(s.slice(i, Math.min(to, i + 16))) ? n : -1
 }
 
+/** True when `s[from, to)` holds a double quote. */
+const hasQuote = (s: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 34) return true
+  return false
+}
+
+/** The integer that the JSON string content `s[from, to)` holds, whitespace (and its escapes) around it allowed; -1 when none. */
+const numberIn = (s: string, from: number, to: number): number => {
+  let i = from
+  let n = 0
+  let digits = 0
+  let after = false
+  while (i < to) {
+    const c = s.charCodeAt(i)
+    if (c >= 48 && c <= 57 && !after) {
+      n = n * 10 + (c - 48)
+      digits++
+      i++
+    } else if (c === 32) {
+      after = digits > 0
+      i++
+    } else if (c === 92 && i + 1 < to && "nrt".includes(s[i + 1]!)) {
+      after = digits > 0
+      i += 2
+    } else return -1
+  }
+  return digits > 0 && digits <= 15 ? n : -1
+}
+
 const numberOfText = (text: unknown): number => {
   if (typeof text !== "string") return -1
   const trimmed = text.trim()
   return /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : -1
-}
-
-const within = (s: string, needle: string, from: number, to: number): number => {
-  const at = s.indexOf(needle, from)
-  return at >= 0 && at + needle.length <= to ? at : -1
 }
 
 type Json = { readonly [key: string]: unknown }
@@ -97,7 +121,7 @@ export class StreamCheck {
   firstEventAt = -1
   /** The task the stream is about, once known. */
   taskId: string | undefined
-  /** The id of the last SSE event read. */
+  /** The id of the last SSE event read (kept with `consecutiveIds` only). */
   lastEventId: string | undefined
   /** True once the final event (or a single Message) arrived. */
   ended = false
@@ -117,6 +141,9 @@ export class StreamCheck {
   private cachedArtifact: ArtifactState | undefined
   private lastSeq: number | undefined
   private resumed = false
+  /** The bytes around the text of a middle chunk: a chunk with the same bytes around its text has the same fields. */
+  private template: { readonly prefix: string; readonly suffix: string; readonly fields: ChunkFields } | undefined
+  private readonly trackIds: boolean
   // SSE parser state across pieces.
   private rest = ""
   private data: string | undefined
@@ -127,7 +154,9 @@ export class StreamCheck {
     private readonly transport: BenchTransport,
     private readonly options: StreamCheckOptions = {},
     private readonly now: () => number = () => performance.now()
-  ) {}
+  ) {
+    this.trackIds = options.consecutiveIds === true
+  }
 
   /** The first failure found so far. */
   get failure(): OutcomeError | undefined {
@@ -172,7 +201,7 @@ export class StreamCheck {
           to = end
         } else if (c === 101 /* e */ && s.startsWith("event:", pos)) {
           this.eventType = s.slice(pos + 6, end).trim()
-        } else if (c === 105 /* i */ && s.startsWith("id:", pos)) {
+        } else if (c === 105 /* i */ && this.trackIds && s.startsWith("id:", pos)) {
           this.eventId = s.slice(pos + 3, end).trim()
         }
         // `:` comments (heartbeats) and `retry:` carry nothing the checks need.
@@ -236,11 +265,23 @@ export class StreamCheck {
       if (this.eventType === "error") return this.agentError(s.slice(from, to))
       return this.invalid("malformed event", `SSE event type ${this.eventType}: ${s.slice(from, Math.min(to, from + 200))}`)
     }
-    if (this.quick && this.isChunk(s, from, to)) {
-      const fields = this.readChunk(s, from, to)
+    if (this.quick && this.template !== undefined && this.chunks % FULL_CHECK_EVERY !== 0) {
+      // A chunk like the last one read in full but for its text: the same task, artifact and flags.
+      const t = this.template
+      const textFrom = from + t.prefix.length
+      const textTo = to - t.suffix.length
+      if (textTo >= textFrom && s.startsWith(t.prefix, from) && s.startsWith(t.suffix, textTo) && !hasQuote(s, textFrom, textTo)) {
+        return this.chunk(t.fields.artifactId, t.fields.append, t.fields.lastChunk, this.options.numberedChunks === true ? numberIn(s, textFrom, textTo) : -1)
+      }
+    }
+    // The event alone (a cheap slice), so that a search for a field it lacks stops at its end.
+    const payload = from === 0 && to === s.length ? s : s.slice(from, to)
+    if (this.quick && this.isChunk(payload)) {
+      const fields = this.readChunk(payload)
       if (fields !== undefined) {
-        if (this.chunks % FULL_CHECK_EVERY !== 0) return this.chunk(fields)
-        const full = this.parse(s.slice(from, to))
+        if (fields.append && !fields.lastChunk) this.learnTemplate(payload, fields)
+        if (this.chunks % FULL_CHECK_EVERY !== 0) return this.chunkOf(fields)
+        const full = this.parse(payload)
         if (full !== undefined && full.kind === "artifact-update") {
           const read = this.chunkFields(full)
           if (!sameChunk(read, fields)) this.quick = false
@@ -251,7 +292,6 @@ export class StreamCheck {
         return
       }
     }
-    const payload = s.slice(from, to)
     const event = this.parse(payload)
     if (event !== undefined) {
       if (this.events === 1) this.quick = isCompact(payload)
@@ -269,33 +309,40 @@ export class StreamCheck {
     else if (seq !== last + 1) this.invalid("event id gap", `SSE id ${seq} after ${last}: ${seq - last - 1} event(s) missing`)
   }
 
-  private isChunk(s: string, from: number, to: number): boolean {
-    return this.transport === "HTTP+JSON"
-      ? s.startsWith("{\"artifactUpdate\":", from)
-      : within(s, "\"kind\":\"artifact-update\"", from, to) >= 0
+  private isChunk(s: string): boolean {
+    return this.transport === "HTTP+JSON" ? s.startsWith("{\"artifactUpdate\":") : s.includes("\"kind\":\"artifact-update\"")
   }
 
   /** The chunk's fields read from the bytes, or undefined when they cannot be read that way. */
-  private readChunk(s: string, from: number, to: number): ChunkFields | undefined {
-    if (within(s, this.taskNeedle, from, to) < 0) return undefined
-    const at = within(s, "\"artifactId\":\"", from, to)
+  private readChunk(s: string): ChunkFields | undefined {
+    if (!s.includes(this.taskNeedle)) return undefined
+    const at = s.indexOf("\"artifactId\":\"")
     if (at < 0) return undefined
     let artifactId: string
     if (this.cachedArtifactNeedle !== "" && s.startsWith(this.cachedArtifactNeedle, at)) {
       artifactId = this.cachedArtifactId
     } else {
       const close = s.indexOf("\"", at + 14)
-      if (close < 0 || close >= to) return undefined
+      if (close < 0) return undefined
       artifactId = s.slice(at + 14, close)
       if (artifactId.includes("\\")) return undefined
     }
     return {
       taskId: this.taskId,
       artifactId,
-      append: within(s, "\"append\":true", from, to) >= 0,
-      lastChunk: within(s, "\"lastChunk\":true", from, to) >= 0,
-      number: this.options.numberedChunks === true ? readNumber(s, from, to) : -1
+      append: s.includes("\"append\":true"),
+      lastChunk: s.includes("\"lastChunk\":true"),
+      number: this.options.numberedChunks === true ? readNumber(s, 0, s.length) : -1
     }
+  }
+
+  private learnTemplate(payload: string, fields: ChunkFields) {
+    const at = payload.indexOf("\"text\":\"")
+    if (at < 0 || payload.indexOf("\"text\":\"", at + 1) >= 0) return
+    const start = at + 8
+    const close = payload.indexOf("\"", start)
+    if (close < 0 || payload.charCodeAt(close - 1) === 92) return
+    this.template = { prefix: payload.slice(0, start), suffix: payload.slice(close), fields }
   }
 
   /** The A2A event of one payload (REST spellings normalised), or undefined after recording why not. */
@@ -388,7 +435,7 @@ export class StreamCheck {
     if (event["taskId"] !== this.taskId) {
       return this.invalid("other task", `an event of task ${String(event["taskId"])} in the stream of task ${this.taskId}`)
     }
-    if (kind === "artifact-update") return this.chunk(this.chunkFields(event))
+    if (kind === "artifact-update") return this.chunkOf(this.chunkFields(event))
     if (kind === "status-update") {
       if (event["final"] !== true) return
       this.ended = true
@@ -399,31 +446,35 @@ export class StreamCheck {
     this.invalid("malformed event", `unknown event kind ${String(kind)}`)
   }
 
+  private chunkOf(c: ChunkFields) {
+    this.chunk(c.artifactId, c.append, c.lastChunk, c.number)
+  }
+
   /** One artifact chunk. */
-  private chunk(c: ChunkFields) {
+  private chunk(artifactId: string, append: boolean, lastChunk: boolean, number: number) {
     const numbered = this.options.numberedChunks === true
-    let state = this.cachedArtifactNeedle !== "" && this.cachedArtifactId === c.artifactId
+    let state = this.cachedArtifactNeedle !== "" && this.cachedArtifactId === artifactId
       ? this.cachedArtifact
-      : this.artifacts.get(c.artifactId)
-    if (numbered && c.number < 0) {
-      return this.invalid("chunk not numbered", `a chunk of artifact ${c.artifactId} carries no number`)
+      : this.artifacts.get(artifactId)
+    if (numbered && number < 0) {
+      return this.invalid("chunk not numbered", `a chunk of artifact ${artifactId} carries no number`)
     }
-    if (!c.append) {
-      state = { next: c.number + 1, closed: c.lastChunk }
-      this.artifacts.set(c.artifactId, state)
+    if (!append) {
+      state = { next: number + 1, closed: lastChunk }
+      this.artifacts.set(artifactId, state)
     } else {
-      if (state === undefined) return this.invalid("append to unknown artifact", `a chunk appends to artifact ${c.artifactId}, which was never started`)
-      if (state.closed) return this.invalid("chunk after lastChunk", `a chunk of artifact ${c.artifactId} came after its last chunk`)
-      if (numbered && c.number !== state.next) {
-        return this.invalid("chunk out of order", `chunk ${state.next} expected, got ${c.number} (artifact ${c.artifactId})`)
+      if (state === undefined) return this.invalid("append to unknown artifact", `a chunk appends to artifact ${artifactId}, which was never started`)
+      if (state.closed) return this.invalid("chunk after lastChunk", `a chunk of artifact ${artifactId} came after its last chunk`)
+      if (numbered && number !== state.next) {
+        return this.invalid("chunk out of order", `chunk ${state.next} expected, got ${number} (artifact ${artifactId})`)
       }
-      state.next = c.number + 1
-      state.closed = c.lastChunk
+      state.next = number + 1
+      state.closed = lastChunk
     }
     if (this.cachedArtifact !== state) {
       this.cachedArtifact = state
-      this.cachedArtifactId = c.artifactId
-      this.cachedArtifactNeedle = `"artifactId":"${c.artifactId}"`
+      this.cachedArtifactId = artifactId
+      this.cachedArtifactNeedle = `"artifactId":"${artifactId}"`
     }
     this.chunks++
   }
