@@ -23,7 +23,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { contenderSpecs, labelOf, startContender, type ContenderSpec, type RunningContender } from "./contender-process.ts"
-import { makeTarget, type Target } from "./load-client.ts"
+import { makeTarget, type Target } from "../src/bench/load-client.ts"
 import { formatTable, unitOf, withRatios, workloadNames, type Row, type WorkloadName } from "./report.ts"
 import { manyStreams, memory, oneStream, taskThroughput, type Measurement } from "./workloads.ts"
 
@@ -178,7 +178,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
     const up: Array<{ readonly spec: ContenderSpec; readonly proc: RunningContender; readonly target: Target }> = []
     started.forEach((r, i) => {
       const spec = specs[i] as ContenderSpec
-      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, Math.max(sizes.streams, sizes.concurrency)) })
+      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, { connections: Math.max(sizes.streams, sizes.concurrency) }) })
       else {
         log(`! ${labelOf(spec)} did not start: ${String(r.reason)}`)
         for (const w of shared) failed(w, spec, gist(r.reason))
@@ -201,7 +201,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         for (const c of up) rows.push(...rowsOf(workload, c.spec, results.get(c.spec) ?? []))
       }
     } finally {
-      for (const c of up) c.target.agent.destroy()
+      for (const c of up) c.target.close()
       await Promise.all(up.map((c) => c.proc.stop()))
     }
   }
@@ -213,7 +213,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         failed("memory", spec, gist(r.reason))
         continue
       }
-      const target = makeTarget(r.value.url, sizes.concurrency)
+      const target = makeTarget(r.value.url, { connections: sizes.concurrency })
       try {
         const m = await memory(target, r.value, { tasks: sizes.memoryTasks, maxMs: sizes.memoryMaxMs, concurrency: sizes.concurrency, settleMs: sizes.ttlMs * 2 + 500 })
           .catch((e: unknown): Measurement => ({ ok: false, error: String(e), values: {} }))
@@ -221,7 +221,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         if (Object.keys(m.values).length === 0) failed("memory", spec, m.error ?? "no figures")
         else rows.push(...rowsOf("memory", spec, [m]))
       } finally {
-        target.agent.destroy()
+        target.close()
         await r.value.stop()
       }
     }
