@@ -107,6 +107,15 @@ describe("self-contained examples", () => {
     expect(output).toContain('reject (http): rejected, "Rejected: not needed"')
   })
 
+  it("bench-agent.ts load-tests a streaming agent and prints the figures", async () => {
+    const { output, code } = await run("examples/bench-agent.ts")
+    expect(code).toBe(0)
+    expect(output).toContain("200 streams ok, 0 failed, 1000 chunks")
+    expect(output).toMatch(/latency p50 [\d.]+ ms, p99 [\d.]+ ms/)
+    expect(output).toContain("stream over JSON-RPC to http://127.0.0.1:")
+    expect(output).toContain("latency histogram")
+  })
+
   it("push-notifications.ts delivers verified notifications up to the terminal state", async () => {
     const { output, code } = await run("examples/push-notifications.ts")
     expect(code).toBe(0)
