@@ -11,6 +11,8 @@ export interface PersistOptions {
   readonly owner: string
   /** Version of the stored record (0: not stored yet). */
   readonly version: number
+  /** The epoch of the lease this writer holds (a taken-over task); otherwise learnt from the first write. */
+  readonly leaseEpoch?: number
   readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
   /** The Task to write now, or undefined while the task does not exist yet. */
   readonly current: () => Task | undefined
@@ -61,6 +63,8 @@ export interface TaskPersister {
  */
 export const persistTask = (options: PersistOptions): TaskPersister => {
   let version = options.version
+  // The writer's own fence on a shared store: the lease epoch its first write (or takeover) got.
+  let leaseEpoch = options.leaseEpoch
   let pushConfigs = options.pushConfigs
   let written: Task | undefined
   let configsDirty = false
@@ -78,13 +82,13 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
       const task = options.current()
       const sending = unsent === undefined ? 0 : unsent.length
       if (task === undefined || (task === written && !configsDirty && sending === 0)) return Effect.void
-      const input = sending === 0
-        ? { task, owner: options.owner, pushConfigs }
-        : { task, owner: options.owner, pushConfigs, events: unsent!.slice(0, sending) }
+      const base = leaseEpoch === undefined ? { task, owner: options.owner, pushConfigs } : { task, owner: options.owner, pushConfigs, leaseEpoch }
+      const input = sending === 0 ? base : { ...base, events: unsent!.slice(0, sending) }
       return counted(options.store.put(input, version)).pipe(
         Effect.flatMap((record) =>
           Effect.sync(() => {
             version = record.version
+            if (leaseEpoch === undefined && record.lease !== undefined) leaseEpoch = record.lease.epoch
             written = task
             configsDirty = false
             if (sending > 0) {

@@ -134,7 +134,13 @@ export const makeTaskHost = (
     readonly message: Message
     readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
     /** A task restored from the store: already materialized at this version. */
-    readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number; readonly lastSeq?: number }
+    readonly restored?: {
+      readonly snapshot: TaskSnapshot
+      readonly version: number
+      readonly lastSeq?: number
+      /** The epoch of the lease this host holds (a task taken over on a shared store). */
+      readonly leaseEpoch?: number
+    }
   }
 ): Effect.Effect<TaskHost> =>
   // No Scope per task: the runtime owns the run fiber (env.spawn) and cancel interrupts it directly.
@@ -176,6 +182,7 @@ export const makeTaskHost = (
       store: env.store,
       owner,
       version: init.restored?.version ?? 0,
+      ...(init.restored?.leaseEpoch === undefined ? {} : { leaseEpoch: init.restored.leaseEpoch }),
       pushConfigs: init.pushConfigs,
       current: () => (materialized ? taskOf(snapshot) : undefined),
       onFailure: () => {

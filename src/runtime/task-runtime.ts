@@ -323,7 +323,12 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           owner: record.owner,
           message,
           pushConfigs: record.pushConfigs,
-          restored: { snapshot, version: record.version, lastSeq: record.lastSeq ?? 0 }
+          restored: {
+            snapshot,
+            version: record.version,
+            lastSeq: record.lastSeq ?? 0,
+            ...(record.lease === undefined ? {} : { leaseEpoch: record.lease.epoch })
+          }
         }).pipe(Effect.map((host) => {
           hosts.set(host.taskId, host)
           return host
@@ -693,7 +698,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         if (Option.isNone(taken)) return Effect.void
         const record = taken.value
         const state = record.task.status.state
-        if (state === "input-required" || state === "auth-required") return sharedTasks.releaseLease(taskId)
+        if (state === "input-required" || state === "auth-required") return sharedTasks.releaseLease(taskId, record.lease?.epoch ?? 0)
         const message = lastUserMessage(record.task)
         return hostOf(record, message ?? record.task.history?.[0] ?? ({} as Message)).pipe(
           Effect.flatMap((host) => {

@@ -44,6 +44,12 @@ export interface TaskRecordInput {
    * A shared store keeps them with the record in one write, for readers on other instances; others ignore them.
    */
   readonly events?: ReadonlyArray<Sequenced<StreamResult>>
+  /**
+   * The epoch of the task's lease that the writer holds (from the record its first write or its takeover
+   * returned). A shared store refuses the write unless that lease is still the task's: the fence is the
+   * writer's own, so a stale writer is refused even beside a fresh one in the same process.
+   */
+  readonly leaseEpoch?: number
 }
 
 /** A write lost an optimistic-concurrency race: someone else wrote the record in between. */
@@ -138,8 +144,8 @@ export interface SharedTasks {
   readonly takeOver: (taskId: string) => Effect.Effect<Option.Option<TaskRecord>, TaskStoreFailure>
   /** Ids of non-terminal tasks whose lease expired: their holder stopped. */
   readonly expiredLeases: Effect.Effect<ReadonlyArray<string>, TaskStoreFailure>
-  /** Gives up this instance's lease of a task it no longer runs, so that another instance may take it at once. */
-  readonly releaseLease: (taskId: string) => Effect.Effect<void, TaskStoreFailure>
+  /** Gives up the lease of `epoch` of a task this instance no longer runs, so that any instance may take it at once. */
+  readonly releaseLease: (taskId: string, epoch: number) => Effect.Effect<void, TaskStoreFailure>
   /**
    * The task's stream events after sequence number `after`, stored and live, in order and without gaps.
    * The stream does not end by itself: the reader stops at the final event.

@@ -245,19 +245,34 @@ describe("fencing by lease epoch", () => {
       const first = yield* makePostgresTaskStore({ ...options, instanceId: "stale" })
       const second = yield* makePostgresTaskStore({ ...options, instanceId: "fresh" })
       const id = `fenced-${crypto.randomUUID()}`
-      yield* first.put({ task: sampleTask(id), owner: "a", pushConfigs: [] }, 0)
+      const created = yield* first.put({ task: sampleTask(id), owner: "a", pushConfigs: [] }, 0)
+      expect(created.lease).toMatchObject({ instance: "stale", epoch: 1, live: true })
       // the first instance stalls past its lease: nobody renews it
       yield* testQuery(`UPDATE ${schema}.tasks SET lease_until = 0 WHERE id = $1`, [id])
       const taken = Option.getOrThrow(yield* second.shared.takeOver(id))
       expect(taken.lease).toMatchObject({ instance: "fresh", epoch: 2, live: true })
-      const stale = yield* Effect.flip(first.put({ task: sampleTask(id, "completed"), owner: "a", pushConfigs: [] }, taken.version))
+      const stale = yield* Effect.flip(
+        first.put({ task: sampleTask(id, "completed"), owner: "a", pushConfigs: [], leaseEpoch: 1 }, taken.version)
+      )
       expect(stale).toMatchObject({ _tag: "WriteRefused", reason: "lease" })
-      const failed = yield* second.put({ task: sampleTask(id, "failed"), owner: "a", pushConfigs: [] }, taken.version)
+      const failed = yield* second.put({ task: sampleTask(id, "failed"), owner: "a", pushConfigs: [], leaseEpoch: 2 }, taken.version)
       expect(failed.task.status.state).toBe("failed")
       expect(failed.lease).toBeUndefined()
       expect(Option.getOrThrow(yield* first.get(id)).task.status.state).toBe("failed")
       // nobody takes a terminal task over
       expect(Option.isNone(yield* first.shared.takeOver(id))).toBe(true)
+      // The fence is the writer's, not the process's: a stale writer is refused beside a fresh one in the same instance.
+      const other = `fenced-${crypto.randomUUID()}`
+      yield* first.put({ task: sampleTask(other), owner: "a", pushConfigs: [] }, 0)
+      yield* testQuery(`UPDATE ${schema}.tasks SET lease_until = 0 WHERE id = $1`, [other])
+      const again = Option.getOrThrow(yield* first.shared.takeOver(other))
+      expect(again.lease).toMatchObject({ instance: "stale", epoch: 2 })
+      const older = yield* Effect.flip(
+        first.put({ task: sampleTask(other, "completed"), owner: "a", pushConfigs: [], leaseEpoch: 1 }, again.version)
+      )
+      expect(older).toMatchObject({ _tag: "WriteRefused", reason: "lease" })
+      const newer = yield* first.put({ task: sampleTask(other, "completed"), owner: "a", pushConfigs: [], leaseEpoch: 2 }, again.version)
+      expect(newer.task.status.state).toBe("completed")
     })))
   })
 

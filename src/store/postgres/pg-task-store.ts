@@ -115,8 +115,6 @@ export const makePostgresTaskStore = (
     const query = <A extends object>(what: string, text: string, params: ReadonlyArray<unknown> = []) =>
       Effect.mapError(sql.unsafe<A>(text, params), failure(what))
 
-    /** Epochs of the leases this instance holds: its writes of those tasks are fenced by them. */
-    const held = new Map<string, number>()
     const waiters = new Map<string, Set<Waiter>>()
     const wakeKey = (key: string) => {
       const ws = waiters.get(key)
@@ -295,7 +293,6 @@ export const makePostgresTaskStore = (
       ]).pipe(Effect.flatMap((rows) => {
         const row = rows[0]
         if (row === undefined) return Effect.flatMap(get(task.id), (r) => Effect.fail(conflictOf(task.id, 0, r)))
-        if (!terminal) held.set(task.id, 1)
         return Effect.as(notifyEvents(task.id, events), toRecord(row))
       }))
     }
@@ -307,7 +304,7 @@ export const makePostgresTaskStore = (
       const task = input.task
       const events = input.events ?? []
       const terminal = isTerminalTask(task)
-      const epoch = held.get(task.id) ?? 0
+      const epoch = input.leaseEpoch ?? 0
       const taskJson = JSON.stringify(task)
       return query<Row>("writing a task", `WITH upd AS (
           UPDATE ${s}.tasks SET owner = $2, context_id = $3, state = $4, version = version + 1, task = $5::json,
@@ -329,7 +326,6 @@ export const makePostgresTaskStore = (
       ]).pipe(Effect.flatMap((rows) => {
         const row = rows[0]
         if (row !== undefined) {
-          if (terminal) held.delete(task.id)
           return Effect.as(notifyEvents(task.id, events), toRecord(row))
         }
         // Refused: say why, from what is stored now.
@@ -337,7 +333,6 @@ export const makePostgresTaskStore = (
           if (Option.isNone(found)) return Effect.fail(conflictOf(task.id, expectedVersion, found))
           const stored = found.value
           if (epoch > 0 && (stored.lease?.instance !== instanceId || stored.lease.epoch !== epoch)) {
-            held.delete(task.id)
             return Effect.fail(new WriteRefused({
               taskId: task.id,
               reason: isTerminalTask(stored.task) ? "terminal" : "lease",
@@ -345,7 +340,6 @@ export const makePostgresTaskStore = (
             }))
           }
           if (isTerminalTask(stored.task) && JSON.stringify(stored.task) !== taskJson) {
-            held.delete(task.id)
             return Effect.fail(new WriteRefused({ taskId: task.id, reason: "terminal", message: `task ${task.id} is ${stored.task.status.state}: a terminal task does not change` }))
           }
           if (stored.version !== expectedVersion) return Effect.fail(conflictOf(task.id, expectedVersion, found))
@@ -371,10 +365,8 @@ export const makePostgresTaskStore = (
       )
 
     const remove = (taskId: string) =>
-      Effect.map(query<{ readonly id: string }>("deleting a task", `DELETE FROM ${s}.tasks WHERE id = $1 RETURNING id`, [taskId]), (rows) => {
-        held.delete(taskId)
-        return rows.length > 0
-      })
+      Effect.map(query<{ readonly id: string }>("deleting a task", `DELETE FROM ${s}.tasks WHERE id = $1 RETURNING id`, [taskId]), (rows) =>
+        rows.length > 0)
 
     const claimContext = (contextId: string, owner: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -395,9 +387,7 @@ export const makePostgresTaskStore = (
           RETURNING ${recordColumns}`, [taskId, instanceId, leaseMs]),
         (rows) => {
           const row = rows[0]
-          if (row === undefined) return Option.none<TaskRecord>()
-          held.set(taskId, Number(row.lease_epoch))
-          return Option.some(toRecord(row))
+          return row === undefined ? Option.none<TaskRecord>() : Option.some(toRecord(row))
         }
       )
 
@@ -407,14 +397,9 @@ export const makePostgresTaskStore = (
       (rows) => rows.map((r) => r.id)
     )
 
-    const releaseLease = (taskId: string) =>
-      Effect.suspend(() => {
-        const epoch = held.get(taskId)
-        held.delete(taskId)
-        if (epoch === undefined) return Effect.void
-        return Effect.asVoid(query("releasing a lease", `UPDATE ${s}.tasks SET lease_instance = NULL, lease_until = NULL
-          WHERE id = $1 AND lease_instance = $2 AND lease_epoch = $3::int`, [taskId, instanceId, epoch]))
-      })
+    const releaseLease = (taskId: string, epoch: number) =>
+      Effect.asVoid(query("releasing a lease", `UPDATE ${s}.tasks SET lease_instance = NULL, lease_until = NULL
+        WHERE id = $1 AND lease_instance = $2 AND lease_epoch = $3::int`, [taskId, instanceId, epoch]))
 
     const events = (taskId: string, after: number): Stream.Stream<Sequenced<StreamResult>, TaskStoreFailure> =>
       Stream.unwrap(Effect.gen(function*() {
