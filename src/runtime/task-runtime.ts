@@ -313,7 +313,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
 
     /** A host for a stored, non-terminal task, from the record as read (on a shared store: with its lease). */
-    const hostOf = (record: TaskRecord, message: Message) =>
+    const hostOf = (record: TaskRecord) =>
       Effect.suspend(() => {
         const snapshot = restore(record.task)
         if (snapshot === undefined) return Effect.fail(new InvalidParams({ message: "task state is unknown" }))
@@ -321,7 +321,8 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           taskId: record.task.id,
           contextId: record.task.contextId,
           owner: record.owner,
-          message,
+          // Only a new task starts from its message; a restored one starts from its snapshot.
+          message: lastUserMessage(record.task) ?? { kind: "message", messageId: record.task.id, role: "user", parts: [] },
           pushConfigs: record.pushConfigs,
           restored: {
             snapshot,
@@ -339,11 +340,11 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
      * A host for a stored, non-terminal task that has none in this process. On a shared store this instance
      * first takes the task's lease (only possible when nobody holds a live one): `Moved` when another got it.
      */
-    const adopt = (record: TaskRecord, message: Message): Effect.Effect<TaskHost, ProtocolError | Moved> =>
+    const adopt = (record: TaskRecord): Effect.Effect<TaskHost, ProtocolError | Moved> =>
       shared === undefined
-        ? hostOf(record, message)
+        ? hostOf(record)
         : Effect.flatMap(Effect.mapError(shared.takeOver(record.task.id), storeFailed), (taken): Effect.Effect<TaskHost, ProtocolError | Moved> =>
-          Option.isNone(taken) ? Effect.fail(new Moved()) : hostOf(taken.value, message))
+          Option.isNone(taken) ? Effect.fail(new Moved()) : hostOf(taken.value))
 
     /** Runs `f` again (a few times) while the task moves between instances under it. */
     const settledMoves = <A>(f: () => Effect.Effect<A, ProtocolError | Moved>): Effect.Effect<A, ProtocolError> => {
@@ -459,7 +460,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           // Taken in by an instance that stopped before answering: the message is there, not to be taken twice.
           return { remote: { taskId, after: found.record?.lastSeq ?? 0, before: found.task, result: found.task } }
         }
-        const host = found.host ?? (yield* adopt(found.record!, message))
+        const host = found.host ?? (yield* adopt(found.record!))
         const before: Task | undefined = host.task()
         const after = host.log.lastSeq()
         // The config first, so the changes this message causes are delivered to it too.
@@ -564,7 +565,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           if (found.remote !== undefined) {
             return Effect.map(command(found.remote, params.id, { kind: "cancel" }), (answer) => answer["task"] as Task)
           }
-          return Effect.flatMap(adopt(record, lastUserMessage(record.task) ?? record.task.history![0]!), cancelHere)
+          return Effect.flatMap(adopt(record), cancelHere)
         }))
 
     const resubscribe = (params: TaskIdParams, ctx: RequestContext, lastEventId?: number) =>
@@ -700,7 +701,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const state = record.task.status.state
         if (state === "input-required" || state === "auth-required") return sharedTasks.releaseLease(taskId, record.lease?.epoch ?? 0)
         const message = lastUserMessage(record.task)
-        return hostOf(record, message ?? record.task.history?.[0] ?? ({} as Message)).pipe(
+        return hostOf(record).pipe(
           Effect.flatMap((host) => {
             if (agent.retrySafe === true && message !== undefined) {
               return Effect.andThen(
