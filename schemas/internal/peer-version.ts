@@ -12,7 +12,8 @@
 export const supportedPeers = {
   effect: "~4.1.0",
   xstate: "^5.33.0",
-  "@effect/platform-node": "~4.1.0"
+  "@effect/platform-node": "~4.1.0",
+  "@effect/sql-pg": "^4.0.5"
 } as const
 
 /** A peer package a2a-actors checks. */

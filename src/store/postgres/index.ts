@@ -8,6 +8,8 @@
  * const server = await A2AServer.make(agent, { runtime: { store: postgresStore({ url: "postgres://..." }) } })
  * ```
  */
+import "../../../schemas/internal/effect-version.ts"
+import "./sql-pg-version.ts"
 import type { Effect, Scope } from "effect"
 import type { TaskStore, TaskStoreFailure } from "../../runtime/task-store.ts"
 import { makePostgresTaskStore } from "./pg-task-store.ts"
