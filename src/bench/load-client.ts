@@ -112,8 +112,6 @@ const post = (
     path: request.path,
     method: "POST",
     agent: target.agent,
-    // Also on the request: not every runtime's `node:https` reads it from the agent.
-    ...(target.endpoint.protocol === "https:" ? { rejectUnauthorized: target.options.insecure !== true } : {}),
     headers: {
       ...target.options.headers,
       ...extraHeaders,
