@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
-import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
+import type { PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { Sequenced } from "./event-log.ts"
 import { TaskStoreFailure } from "./task-store.ts"
-import type { TaskStore, VersionConflict } from "./task-store.ts"
+import type { TaskStore, VersionConflict, WriteRefused } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
 
 /** Options of {@link persistTask}. */
@@ -10,11 +11,24 @@ export interface PersistOptions {
   readonly owner: string
   /** Version of the stored record (0: not stored yet). */
   readonly version: number
+  /** The epoch of the lease this writer holds (a taken-over task); otherwise learnt from the first write. */
+  readonly leaseEpoch?: number
   readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
   /** The Task to write now, or undefined while the task does not exist yet. */
   readonly current: () => Task | undefined
   /** Called on every write or read that the store itself failed (not on a lost version race). */
   readonly onFailure?: () => void
+  /**
+   * Stream events not stored yet, oldest first, consistent with `current()` (a shared store keeps them with
+   * the record). A successful write stores them and drops that many from the front.
+   */
+  readonly unsent?: Array<Sequenced<StreamResult>>
+  /** Called after a write that stored `unsent` events, with the sequence number of the last of them. */
+  readonly onStored?: (seq: number) => void
+  /** Runs an effect in a fiber of its own (for `writeSoon`); absent: `writeSoon` writes and waits. */
+  readonly fork?: (effect: Effect.Effect<void>) => Effect.Effect<void>
+  /** Called once when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
+  readonly onRefused?: (refusal: WriteRefused) => void
 }
 
 /** A host's writer to the store. */
@@ -24,8 +38,13 @@ export interface TaskPersister {
    * failure is logged, not raised: the next write carries the change along.
    */
   readonly write: Effect.Effect<void>
+  /**
+   * As `write`, in the background: the caller goes on at once. Changes made while a write is in flight go
+   * together in the next one, so a burst of changes costs a few writes, not one each.
+   */
+  readonly writeSoon: Effect.Effect<void>
   /** As `write`, but fails when the latest Task and push configs are not stored afterwards. */
-  readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict>
+  readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
   /** Whether the store holds the latest Task and push configs. */
   readonly stored: () => boolean
   readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
@@ -44,26 +63,47 @@ export interface TaskPersister {
  */
 export const persistTask = (options: PersistOptions): TaskPersister => {
   let version = options.version
+  // The writer's own fence on a shared store: the lease epoch its first write (or takeover) got.
+  let leaseEpoch = options.leaseEpoch
   let pushConfigs = options.pushConfigs
   let written: Task | undefined
   let configsDirty = false
   const lock = makeMutex()
 
+  const unsent = options.unsent
+  let refused = false
+
   type Update = (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
+  type Failure = TaskStoreFailure | VersionConflict | WriteRefused
   const counted = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
     Effect.tapError(effect, (e) => (e._tag === "TaskStoreFailure" ? Effect.sync(() => options.onFailure?.()) : Effect.void))
-  const attempt = (retries: number, update?: Update): Effect.Effect<void, TaskStoreFailure | VersionConflict> =>
+  const attempt = (retries: number, update?: Update): Effect.Effect<void, Failure> =>
     Effect.suspend(() => {
       const task = options.current()
-      if (task === undefined || (task === written && !configsDirty)) return Effect.void
-      return counted(options.store.put({ task, owner: options.owner, pushConfigs }, version)).pipe(
+      const sending = unsent === undefined ? 0 : unsent.length
+      if (task === undefined || (task === written && !configsDirty && sending === 0)) return Effect.void
+      const base = leaseEpoch === undefined ? { task, owner: options.owner, pushConfigs } : { task, owner: options.owner, pushConfigs, leaseEpoch }
+      const input = sending === 0 ? base : { ...base, events: unsent!.slice(0, sending) }
+      return counted(options.store.put(input, version)).pipe(
         Effect.flatMap((record) =>
           Effect.sync(() => {
             version = record.version
+            if (leaseEpoch === undefined && record.lease !== undefined) leaseEpoch = record.lease.epoch
             written = task
             configsDirty = false
+            if (sending > 0) {
+              const lastSeq = unsent![sending - 1]!.seq
+              unsent!.splice(0, sending)
+              options.onStored?.(lastSeq)
+            }
           })
         ),
+        Effect.tapErrorTag("WriteRefused", (refusal) =>
+          Effect.sync(() => {
+            if (refused) return
+            refused = true
+            options.onRefused?.(refusal)
+          })),
         Effect.catchTag("VersionConflict", (conflict) =>
           retries <= 0
             ? Effect.fail(conflict)
@@ -78,21 +118,36 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
         )
       )
     })
-  const logged = (effect: Effect.Effect<void, TaskStoreFailure | VersionConflict>) =>
+  const logged = (effect: Effect.Effect<void, Failure>) =>
     Effect.catch(effect, (failure) =>
       failure._tag === "VersionConflict"
         ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
+        : failure._tag === "WriteRefused"
+        ? Effect.logWarning(`task ${failure.taskId}: the store refused its write: ${failure.message}`)
         : Effect.logError("task store write failed", failure))
   const stored = () => {
     const task = options.current()
-    return task !== undefined && task === written && !configsDirty
+    return task !== undefined && task === written && !configsDirty && (unsent === undefined || unsent.length === 0)
   }
 
-  const write = lock(logged(attempt(3)))
+  // Once refused, a write would only be refused again: the host gives the task up (see `onRefused`).
+  const write = lock(Effect.suspend(() => (refused ? Effect.void : logged(attempt(3)))))
   const flush = lock(Effect.flatMap(attempt(3), () =>
     stored() ? Effect.void : Effect.fail(new TaskStoreFailure({ message: "the task changed while it was written" }))))
+  // One background write waiting for its turn at most: it takes whatever is pending when it runs.
+  let scheduled = false
+  const fork = options.fork
+  const writeSoon = fork === undefined ? write : Effect.suspend(() => {
+    if (scheduled || refused) return Effect.void
+    scheduled = true
+    return fork(lock(Effect.suspend(() => {
+      scheduled = false
+      return logged(attempt(3))
+    })))
+  })
   return {
     write,
+    writeSoon,
     flush,
     stored,
     pushConfigs: () => pushConfigs,

@@ -12,7 +12,7 @@ import type { TaskContext } from "../agent/task-context.ts"
 import type { Principal } from "../auth/principal.ts"
 import { agentFailureText } from "./agent-failure.ts"
 import { makeEventLog } from "./event-log.ts"
-import type { EventLog } from "./event-log.ts"
+import type { EventLog, Sequenced } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
 import { waitForWake } from "./wake.ts"
@@ -100,6 +100,10 @@ export interface TaskHost {
   readonly awaitMaterialized: Effect.Effect<void>
   /** Resolves once the task is terminal or interrupted (or the agent replied). */
   readonly awaitSettled: Effect.Effect<void>
+  /** Resolves once the store holds the task as it is now (what another instance reads is then no older). */
+  readonly awaitStored: Effect.Effect<void>
+  /** Ends the task `failed` with the runtime's explanation (e.g. the instance that ran it stopped), stopping any run. */
+  readonly failWith: (text: string) => Effect.Effect<void, TransitionRefused>
   /** Changes the push configs and persists them with the task. */
   readonly updatePushConfigs: (
     f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
@@ -115,6 +119,9 @@ interface InputWaiter {
   wake: ((answer: Message) => void) | undefined
 }
 
+/** Events a task on a shared store may hold unstored before its agent waits for the store. */
+const unsentBound = 256
+
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 /** Creates the host of a new task; the agent runs once `run` is called. */
@@ -127,7 +134,13 @@ export const makeTaskHost = (
     readonly message: Message
     readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
     /** A task restored from the store: already materialized at this version. */
-    readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number }
+    readonly restored?: {
+      readonly snapshot: TaskSnapshot
+      readonly version: number
+      readonly lastSeq?: number
+      /** The epoch of the lease this host holds (a task taken over on a shared store). */
+      readonly leaseEpoch?: number
+    }
   }
 ): Effect.Effect<TaskHost> =>
   // No Scope per task: the runtime owns the run fiber (env.spawn) and cancel interrupts it directly.
@@ -149,19 +162,36 @@ export const makeTaskHost = (
     let receivers: Array<(input: RunInput | undefined) => void> = []
     // Callbacks instead of a fresh Deferred per change: most changes have nobody waiting.
     let waiters: Array<() => void> = []
+    // A store shared by several instances keeps every event with the record, for readers elsewhere; readers
+    // here get an event once it is stored, so the id a reader holds is one every instance has.
+    const shared = env.store.shared !== undefined
     const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
-      snapshot: () => (replied !== undefined ? replied : taskOf(snapshot))
+      snapshot: () => (replied !== undefined ? replied : taskOf(snapshot)),
+      startAfter: init.restored?.lastSeq ?? 0,
+      gated: shared
     }), env.window, env.stallMs)
+    const unsent: Array<Sequenced<StreamResult>> | undefined = shared ? [] : undefined
+    const append = unsent === undefined
+      ? (event: StreamResult) => void log.append(event)
+      : (event: StreamResult) => {
+        const sequenced = log.append(event)
+        if (sequenced !== undefined) unsent.push(sequenced)
+      }
     const persist = persistTask({
       store: env.store,
       owner,
       version: init.restored?.version ?? 0,
+      ...(init.restored?.leaseEpoch === undefined ? {} : { leaseEpoch: init.restored.leaseEpoch }),
       pushConfigs: init.pushConfigs,
       current: () => (materialized ? taskOf(snapshot) : undefined),
       onFailure: () => {
         env.storeHealth.failedWrites++
-      }
+      },
+      ...(unsent === undefined
+        ? {}
+        : { unsent, onStored: (seq: number) => log.publish(seq), fork: (effect: Effect.Effect<void>) => Effect.asVoid(env.spawn(effect, false)) }),
+      onRefused: (refusal) => abandon(refusal.message)
     })
 
     const signal = () => {
@@ -230,17 +260,25 @@ export const makeTaskHost = (
         : Effect.catch(Effect.andThen(persist.flush, forget), (failure) =>
           Effect.suspend(() => {
             if (retrying || forgotten) return Effect.void
+            // Refused for good (another instance ended or took the task): nothing to retry.
+            if (failure._tag === "WriteRefused") return forget
             retrying = true
             env.storeHealth.unstoredTasks++
             return Effect.asVoid(env.spawn(retryStore(failure), false))
           })))
     const persistAndMaybeForget = Effect.suspend(() => (released ? storeFinal : persist.write))
+    /**
+     * On a shared store the agent does not wait for the write of an artifact or a status change (readers get
+     * the events once stored; a burst goes in one write), unless it is far ahead of the store.
+     */
+    const persistSoon = Effect.suspend(() =>
+      released ? storeFinal : unsent !== undefined && unsent.length > unsentBound ? persist.write : persist.writeSoon)
 
     const materialize = () => {
       if (materialized || replied !== undefined) return
       materialized = true
       const task = taskOf(snapshot)
-      log.append(task)
+      append(task)
       env.notify({ task, owner, pushConfigs: persist.pushConfigs() })
       signal()
     }
@@ -255,7 +293,7 @@ export const makeTaskHost = (
       const result = step(snapshot, event)
       if (!result.accepted) return result.refusal
       snapshot = result.snapshot
-      for (const e of result.emitted) log.append(e)
+      for (const e of result.emitted) append(e)
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
         env.notify({ task: taskOf(snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()
@@ -269,8 +307,10 @@ export const makeTaskHost = (
         const refusal = applySync(event)
         if (refusal !== undefined) return Effect.fail(refusal)
         // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
-        if (event.type === "artifact") return pace
-        return event.type === "status" ? Effect.andThen(persistAndMaybeForget, pace) : persistAndMaybeForget
+        // On a shared store an artifact is stored before the agent goes on, for readers on other instances.
+        if (event.type === "artifact") return shared ? Effect.andThen(persistSoon, pace) : pace
+        if (event.type === "status") return Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
+        return persistAndMaybeForget
       })
 
     const refused = (action: string) => (r: TransitionRefused) =>
@@ -418,7 +458,9 @@ export const makeTaskHost = (
               const late = replyRefusal()
               if (late !== undefined) return Effect.fail(late)
               replied = message
+              // Not stored (no task exists): published at once.
               log.append(message)
+              log.publish(log.lastSeq())
               signal()
               release()
               return forget
@@ -452,7 +494,8 @@ export const makeTaskHost = (
         if (isTerminal(state()) || isInterrupted(state())) return runEnded
         const next = inbox.shift()
         if (next !== undefined) return begin(next, false)
-        if (env.agent.onReturn === "keep") return runEnded
+        // Kept as it is: stored as it is (a run that returned without acting left the new Task unwritten).
+        if (env.agent.onReturn === "keep") return Effect.andThen(persistAndMaybeForget, runEnded)
         const refusal = applySync({ type: "complete", timestamp })
         return refusal === undefined ? Effect.andThen(persistAndMaybeForget, runEnded) : runEnded
       }))
@@ -542,6 +585,37 @@ export const makeTaskHost = (
       return loop
     }
 
+    /**
+     * The store refused this host's writes for good: another instance ended the task or took it over
+     * (this one was cut off longer than the lease). Stops the agent and leaves; readers here see their
+     * stream end and resume from the store.
+     */
+    let abandoned = false
+    function abandon(reason: string) {
+      if (abandoned) return
+      abandoned = true
+      const fiber = runFiber
+      // Events not stored will never be: readers here end, and resume where the events are stored.
+      log.discard()
+      release()
+      Effect.runFork(Effect.andThen(
+        Effect.logWarning(`task ${taskId}: stopped here: ${reason}`),
+        Effect.andThen(fiber === undefined ? Effect.void : Fiber.interrupt(fiber), forget)
+      ))
+      signal()
+    }
+
+    const failWith = (text: string): Effect.Effect<void, TransitionRefused> =>
+      Effect.flatMap(isoNow, (timestamp) =>
+        Effect.suspend(() => {
+          const fiber = runFiber
+          const message = toAgentMessage(text, { taskId, contextId })
+          const refusal = applySync({ type: "fail", timestamp, message })
+          if (refusal !== undefined) return Effect.fail(refusal)
+          const stop = fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+          return Effect.andThen(stop, persistAndMaybeForget)
+        }))
+
     const host: TaskHost = {
       taskId,
       contextId,
@@ -562,6 +636,8 @@ export const makeTaskHost = (
       get awaitSettled() {
         return awaitUntil(settled)
       },
+      awaitStored: persist.write,
+      failWith,
       updatePushConfigs: persist.updatePushConfigs
     }
     return host
