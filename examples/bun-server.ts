@@ -1,5 +1,5 @@
 /**
- * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, AGENT=demo|conformance,
+ * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance,
  * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
  */
 import { bunDnsResolver, serveBun } from "../src/adapters/bun.ts"
@@ -7,6 +7,7 @@ import { A2AServer } from "../src/server/a2a-server.ts"
 import { pickAgent } from "./agents/pick.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
   push: { resolveDns: bunDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
 })
 const listening = await serveBun(server, {

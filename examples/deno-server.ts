@@ -1,6 +1,6 @@
 /**
  * Embedding in Deno: `npx deno run --unstable-no-legacy-abort --allow-net --allow-env examples/deno-server.ts`
- * (PORT, HOST, AGENT=demo|conformance, PUSH_ALLOW and REQUEST_TIMEOUT_MS from the environment).
+ * (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance, PUSH_ALLOW and REQUEST_TIMEOUT_MS from the environment).
  * `--unstable-no-legacy-abort` makes `request.signal` abort only when a client goes away; without it
  * Deno aborts it after every response too and warns once at start, which is harmless.
  */
@@ -9,6 +9,7 @@ import { A2AServer } from "../src/server/a2a-server.ts"
 import { pickAgent } from "./agents/pick.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
   push: { resolveDns: denoDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
 })
 const listening = await serveDeno(server, {

@@ -1,5 +1,5 @@
 /**
- * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance,
+ * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance,
  * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
  */
 import { nodeDnsResolver, nodePushTransport, serveNode } from "../src/adapters/node.ts"
@@ -7,6 +7,7 @@ import { A2AServer } from "../src/server/a2a-server.ts"
 import { pickAgent } from "./agents/pick.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
   push: {
     resolveDns: nodeDnsResolver,
     transport: nodePushTransport(),
