@@ -4,6 +4,7 @@
  * register as skipped, saying why.
  */
 import { randomBytes } from "node:crypto"
+import { dropSchema } from "../../testing/postgres/drop-schema.ts"
 
 const url = process.env["A2A_TEST_DATABASE_URL"]
 
@@ -32,6 +33,6 @@ export const clusterDatabase = (): ClusterDatabase | undefined => {
   const schema = `a2a_cluster_test_${randomBytes(6).toString("hex")}`
   return {
     create: async () => ({ A2A_DATABASE_URL: url, A2A_DATABASE_SCHEMA: schema }),
-    drop: async () => {}
+    drop: () => dropSchema(url, schema)
   }
 }
