@@ -1,14 +1,16 @@
 /**
  * Embedding in Bun: `npx bun examples/bun-server.ts` (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance,
- * PUSH_ALLOW=<cidr,...> and REQUEST_TIMEOUT_MS from the environment).
+ * PUSH_ALLOW=<cidr,...>, REQUEST_TIMEOUT_MS and the store settings of store-from-env.ts from the environment).
  */
 import { bunDnsResolver, serveBun } from "../src/adapters/bun.ts"
 import { A2AServer } from "../src/server/a2a-server.ts"
 import { pickAgent } from "./agents/pick.ts"
+import { runtimeFromEnv } from "./store-from-env.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
   ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
-  push: { resolveDns: bunDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) }
+  push: { resolveDns: bunDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) },
+  runtime: runtimeFromEnv()
 })
 const listening = await serveBun(server, {
   port: Number(process.env["PORT"] ?? 0),

@@ -91,7 +91,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "a2a-actors-package-"))
   project = join(work, "project")
   packed = await pack(root, work)
-  await installFresh(root, packed, project, ["effect", "xstate", "@effect/platform-node"])
+  await installFresh(root, packed, project, ["effect", "xstate", "@effect/platform-node", "@effect/sql-pg"])
   // The README's set-up and agents, as written there.
   const readme = await readFile(join(root, "README.md"), "utf8")
   await writeFile(join(project, "deno.json"), readmeBlock(readme, "json", '{\n  "nodeModulesDir"'))
@@ -167,6 +167,7 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
     expect(exports["a2a-actors/node"]).toEqual(expect.arrayContaining(["serveNode", "nodeDnsResolver", "nodePushTransport", "nodeClientCertificate"]))
     expect(exports["a2a-actors/bun"]).toEqual(expect.arrayContaining(["serveBun", "bunDnsResolver"]))
     expect(exports["a2a-actors/deno"]).toEqual(expect.arrayContaining(["serveDeno", "denoDnsResolver"]))
+    expect(exports["a2a-actors/postgres"]).toEqual(expect.arrayContaining(["postgresStore", "makePostgresTaskStore", "postgresOptionsFromEnv"]))
   })
 
   it("serves the README's agent, whose card the a2a command reads", async () => {

@@ -28,6 +28,12 @@ export interface Agent {
   readonly execute: (ctx: TaskContext) => Effect.Effect<void, unknown>
   /** Absent means `"complete"`. */
   readonly onReturn?: OnReturn
+  /**
+   * Whether `execute` may run again from the start for a task whose instance stopped mid-run (on a store
+   * shared by several instances): then another instance runs it again with the task's last user message.
+   * Default false: such a task ends `failed` with a message saying why.
+   */
+  readonly retrySafe?: boolean
 }
 
 /**
@@ -43,6 +49,12 @@ export interface AgentOptions {
   readonly execute: (ctx: TaskContext) => Effect.Effect<void, unknown>
   /** See {@link OnReturn}; default `"complete"`. */
   readonly onReturn?: OnReturn
+  /**
+   * Whether `execute` may run again from the start for a task whose instance stopped mid-run (on a store
+   * shared by several instances): then another instance runs it again with the task's last user message.
+   * Default false: such a task ends `failed` with a message saying why.
+   */
+  readonly retrySafe?: boolean
 }
 
 /** Builds agents, with Effect (`make`) or with async functions (`fromAsync`). */
@@ -59,7 +71,8 @@ export const Agent = {
   make: (options: AgentOptions): Agent => ({
     card: completeCard(options.card),
     execute: options.execute,
-    onReturn: options.onReturn ?? "complete"
+    onReturn: options.onReturn ?? "complete",
+    ...(options.retrySafe === undefined ? {} : { retrySafe: options.retrySafe })
   }),
   /**
    * An agent written with async functions: the same context with Promise-returning methods and an

@@ -41,6 +41,12 @@ export interface AsyncAgentOptions {
   readonly execute: (ctx: AsyncTaskContext) => Promise<void>
   /** See `OnReturn`; default `"complete"`. */
   readonly onReturn?: OnReturn
+  /**
+   * Whether `execute` may run again from the start for a task whose instance stopped mid-run (on a store
+   * shared by several instances): then another instance runs it again with the task's last user message.
+   * Default false: such a task ends `failed` with a message saying why.
+   */
+  readonly retrySafe?: boolean
 }
 
 const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
@@ -80,6 +86,7 @@ const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
 export const fromAsync = (options: AsyncAgentOptions): Agent => ({
   card: completeCard(options.card),
   onReturn: options.onReturn ?? "complete",
+  ...(options.retrySafe === undefined ? {} : { retrySafe: options.retrySafe }),
   execute: (ctx) =>
     Effect.tryPromise({
       try: (signal) => options.execute(toAsync(ctx, signal)),

@@ -55,6 +55,8 @@ export interface EventLogOptions<E> {
   readonly window?: number
   /** The current state as one event (for a task: the Task); must reflect every event up to `lastSeq()`. */
   readonly snapshot: () => E
+  /** Sequence number the log continues after (a task taken over from another instance). Default 0. */
+  readonly startAfter?: number
 }
 
 interface Subscriber {
@@ -77,7 +79,8 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
   // one object less (long streams spend much of their time in the collector).
   const ring: Array<E> = []
   const subs = new Set<Subscriber>()
-  let last = 0
+  const first = Math.max(0, Math.floor(options.startAfter ?? 0)) + 1
+  let last = first - 1
   let isClosed = false
   // Subscribers parked in a pull; appends skip the wake-up pass while there are none.
   let waiting = 0
@@ -102,7 +105,7 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     return { seq, event }
   }
 
-  const oldestRetained = () => Math.max(1, last - window + 1)
+  const oldestRetained = () => Math.max(first, last - window + 1)
 
   /** The events after the subscriber's cursor as one chunk, waiting for one when there is none yet. */
   const pullFor = (sub: Subscriber): Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> => {
@@ -160,7 +163,7 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     },
     subscribe,
     lastSeq: () => last,
-    retained: () => Math.min(last, window),
+    retained: () => Math.min(last - first + 1, window),
     subscribers: () => subs.size,
     closed: () => isClosed
   }

@@ -1,8 +1,12 @@
 import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Scope } from "effect"
+import type { Task } from "../../schemas/index.ts"
 import { makeContextOwners } from "./context-owners.ts"
-import { isTerminalTask, VersionConflict } from "./task-store.ts"
+import { isTerminalTask, VersionConflict, WriteRefused } from "./task-store.ts"
 import type { TaskListFilter, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
+
+/** Whether a write leaves the Task as stored (a terminal record may still get new push configs). */
+const sameTask = (a: Task, b: Task): boolean => a === b || JSON.stringify(a) === JSON.stringify(b)
 
 /** Options of {@link makeMemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
@@ -99,14 +103,17 @@ export const makeMemoryTaskStore = (
         return f(now)
       })
 
-    const put = (input: TaskRecordInput, expectedVersion: number) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const put = (input: TaskRecordInput, expectedVersion: number): Effect.Effect<TaskRecord, VersionConflict | WriteRefused> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<TaskRecord, VersionConflict | WriteRefused> => {
         sweep(now)
         const taskId = input.task.id
         const previous = records.get(taskId)
         const actual = previous?.version ?? 0
         if (actual !== expectedVersion) {
           return Effect.fail(new VersionConflict({ taskId, expected: expectedVersion, actual }))
+        }
+        if (previous !== undefined && isTerminalTask(previous.task) && !sameTask(previous.task, input.task)) {
+          return Effect.fail(new WriteRefused({ taskId, reason: "terminal", message: `task ${taskId} is ${previous.task.status.state}: a terminal task does not change` }))
         }
         const record: TaskRecord = {
           task: input.task,

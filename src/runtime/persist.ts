@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
-import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
+import type { PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { Sequenced } from "./event-log.ts"
 import { TaskStoreFailure } from "./task-store.ts"
-import type { TaskStore, VersionConflict } from "./task-store.ts"
+import type { TaskStore, VersionConflict, WriteRefused } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
 
 /** Options of {@link persistTask}. */
@@ -15,6 +16,13 @@ export interface PersistOptions {
   readonly current: () => Task | undefined
   /** Called on every write or read that the store itself failed (not on a lost version race). */
   readonly onFailure?: () => void
+  /**
+   * Stream events not stored yet, oldest first, consistent with `current()` (a shared store keeps them with
+   * the record). A successful write stores them and drops that many from the front.
+   */
+  readonly unsent?: Array<Sequenced<StreamResult>>
+  /** Called once when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
+  readonly onRefused?: (refusal: WriteRefused) => void
 }
 
 /** A host's writer to the store. */
@@ -25,7 +33,7 @@ export interface TaskPersister {
    */
   readonly write: Effect.Effect<void>
   /** As `write`, but fails when the latest Task and push configs are not stored afterwards. */
-  readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict>
+  readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
   /** Whether the store holds the latest Task and push configs. */
   readonly stored: () => boolean
   readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
@@ -49,21 +57,36 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
   let configsDirty = false
   const lock = makeMutex()
 
+  const unsent = options.unsent
+  let refused = false
+
   type Update = (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
+  type Failure = TaskStoreFailure | VersionConflict | WriteRefused
   const counted = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
     Effect.tapError(effect, (e) => (e._tag === "TaskStoreFailure" ? Effect.sync(() => options.onFailure?.()) : Effect.void))
-  const attempt = (retries: number, update?: Update): Effect.Effect<void, TaskStoreFailure | VersionConflict> =>
+  const attempt = (retries: number, update?: Update): Effect.Effect<void, Failure> =>
     Effect.suspend(() => {
       const task = options.current()
-      if (task === undefined || (task === written && !configsDirty)) return Effect.void
-      return counted(options.store.put({ task, owner: options.owner, pushConfigs }, version)).pipe(
+      const sending = unsent === undefined ? 0 : unsent.length
+      if (task === undefined || (task === written && !configsDirty && sending === 0)) return Effect.void
+      const input = sending === 0
+        ? { task, owner: options.owner, pushConfigs }
+        : { task, owner: options.owner, pushConfigs, events: unsent!.slice(0, sending) }
+      return counted(options.store.put(input, version)).pipe(
         Effect.flatMap((record) =>
           Effect.sync(() => {
             version = record.version
             written = task
             configsDirty = false
+            if (sending > 0) unsent!.splice(0, sending)
           })
         ),
+        Effect.tapErrorTag("WriteRefused", (refusal) =>
+          Effect.sync(() => {
+            if (refused) return
+            refused = true
+            options.onRefused?.(refusal)
+          })),
         Effect.catchTag("VersionConflict", (conflict) =>
           retries <= 0
             ? Effect.fail(conflict)
@@ -78,17 +101,20 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
         )
       )
     })
-  const logged = (effect: Effect.Effect<void, TaskStoreFailure | VersionConflict>) =>
+  const logged = (effect: Effect.Effect<void, Failure>) =>
     Effect.catch(effect, (failure) =>
       failure._tag === "VersionConflict"
         ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
+        : failure._tag === "WriteRefused"
+        ? Effect.logWarning(`task ${failure.taskId}: the store refused its write: ${failure.message}`)
         : Effect.logError("task store write failed", failure))
   const stored = () => {
     const task = options.current()
-    return task !== undefined && task === written && !configsDirty
+    return task !== undefined && task === written && !configsDirty && (unsent === undefined || unsent.length === 0)
   }
 
-  const write = lock(logged(attempt(3)))
+  // Once refused, a write would only be refused again: the host gives the task up (see `onRefused`).
+  const write = lock(Effect.suspend(() => (refused ? Effect.void : logged(attempt(3)))))
   const flush = lock(Effect.flatMap(attempt(3), () =>
     stored() ? Effect.void : Effect.fail(new TaskStoreFailure({ message: "the task changed while it was written" }))))
   return {

@@ -12,7 +12,7 @@ import type { TaskContext } from "../agent/task-context.ts"
 import type { Principal } from "../auth/principal.ts"
 import { agentFailureText } from "./agent-failure.ts"
 import { makeEventLog } from "./event-log.ts"
-import type { EventLog } from "./event-log.ts"
+import type { EventLog, Sequenced } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
 import { waitForWake } from "./wake.ts"
@@ -100,6 +100,8 @@ export interface TaskHost {
   readonly awaitMaterialized: Effect.Effect<void>
   /** Resolves once the task is terminal or interrupted (or the agent replied). */
   readonly awaitSettled: Effect.Effect<void>
+  /** Ends the task `failed` with the runtime's explanation (e.g. the instance that ran it stopped), stopping any run. */
+  readonly failWith: (text: string) => Effect.Effect<void, TransitionRefused>
   /** Changes the push configs and persists them with the task. */
   readonly updatePushConfigs: (
     f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
@@ -127,7 +129,7 @@ export const makeTaskHost = (
     readonly message: Message
     readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
     /** A task restored from the store: already materialized at this version. */
-    readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number }
+    readonly restored?: { readonly snapshot: TaskSnapshot; readonly version: number; readonly lastSeq?: number }
   }
 ): Effect.Effect<TaskHost> =>
   // No Scope per task: the runtime owns the run fiber (env.spawn) and cancel interrupts it directly.
@@ -151,8 +153,18 @@ export const makeTaskHost = (
     let waiters: Array<() => void> = []
     const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
-      snapshot: () => (replied !== undefined ? replied : taskOf(snapshot))
+      snapshot: () => (replied !== undefined ? replied : taskOf(snapshot)),
+      startAfter: init.restored?.lastSeq ?? 0
     }), env.window, env.stallMs)
+    // A store shared by several instances keeps every event with the record, for readers elsewhere.
+    const shared = env.store.shared !== undefined
+    const unsent: Array<Sequenced<StreamResult>> | undefined = shared ? [] : undefined
+    const append = unsent === undefined
+      ? (event: StreamResult) => void log.append(event)
+      : (event: StreamResult) => {
+        const sequenced = log.append(event)
+        if (sequenced !== undefined) unsent.push(sequenced)
+      }
     const persist = persistTask({
       store: env.store,
       owner,
@@ -161,7 +173,9 @@ export const makeTaskHost = (
       current: () => (materialized ? taskOf(snapshot) : undefined),
       onFailure: () => {
         env.storeHealth.failedWrites++
-      }
+      },
+      ...(unsent === undefined ? {} : { unsent }),
+      onRefused: (refusal) => abandon(refusal.message)
     })
 
     const signal = () => {
@@ -230,6 +244,8 @@ export const makeTaskHost = (
         : Effect.catch(Effect.andThen(persist.flush, forget), (failure) =>
           Effect.suspend(() => {
             if (retrying || forgotten) return Effect.void
+            // Refused for good (another instance ended or took the task): nothing to retry.
+            if (failure._tag === "WriteRefused") return forget
             retrying = true
             env.storeHealth.unstoredTasks++
             return Effect.asVoid(env.spawn(retryStore(failure), false))
@@ -240,7 +256,7 @@ export const makeTaskHost = (
       if (materialized || replied !== undefined) return
       materialized = true
       const task = taskOf(snapshot)
-      log.append(task)
+      append(task)
       env.notify({ task, owner, pushConfigs: persist.pushConfigs() })
       signal()
     }
@@ -255,7 +271,7 @@ export const makeTaskHost = (
       const result = step(snapshot, event)
       if (!result.accepted) return result.refusal
       snapshot = result.snapshot
-      for (const e of result.emitted) log.append(e)
+      for (const e of result.emitted) append(e)
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
         env.notify({ task: taskOf(snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()
@@ -269,7 +285,8 @@ export const makeTaskHost = (
         const refusal = applySync(event)
         if (refusal !== undefined) return Effect.fail(refusal)
         // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
-        if (event.type === "artifact") return pace
+        // On a shared store an artifact is stored before the agent goes on, for readers on other instances.
+        if (event.type === "artifact") return shared ? Effect.andThen(persistAndMaybeForget, pace) : pace
         return event.type === "status" ? Effect.andThen(persistAndMaybeForget, pace) : persistAndMaybeForget
       })
 
@@ -542,6 +559,35 @@ export const makeTaskHost = (
       return loop
     }
 
+    /**
+     * The store refused this host's writes for good: another instance ended the task or took it over
+     * (this one was cut off longer than the lease). Stops the agent and leaves; readers here see their
+     * stream end and resume from the store.
+     */
+    let abandoned = false
+    function abandon(reason: string) {
+      if (abandoned) return
+      abandoned = true
+      const fiber = runFiber
+      release()
+      Effect.runFork(Effect.andThen(
+        Effect.logWarning(`task ${taskId}: stopped here: ${reason}`),
+        Effect.andThen(fiber === undefined ? Effect.void : Fiber.interrupt(fiber), forget)
+      ))
+      signal()
+    }
+
+    const failWith = (text: string): Effect.Effect<void, TransitionRefused> =>
+      Effect.flatMap(isoNow, (timestamp) =>
+        Effect.suspend(() => {
+          const fiber = runFiber
+          const message = toAgentMessage(text, { taskId, contextId })
+          const refusal = applySync({ type: "fail", timestamp, message })
+          if (refusal !== undefined) return Effect.fail(refusal)
+          const stop = fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+          return Effect.andThen(stop, persistAndMaybeForget)
+        }))
+
     const host: TaskHost = {
       taskId,
       contextId,
@@ -562,6 +608,7 @@ export const makeTaskHost = (
       get awaitSettled() {
         return awaitUntil(settled)
       },
+      failWith,
       updatePushConfigs: persist.updatePushConfigs
     }
     return host

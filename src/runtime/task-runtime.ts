@@ -15,6 +15,7 @@ import type {
   TaskQueryParams
 } from "../../schemas/index.ts"
 import { ContentTypeNotSupported, Internal, InvalidParams, TaskNotCancelable, TaskNotFound, UnsupportedOperation } from "../../schemas/index.ts"
+import { fromWireError, isProtocolError, toWireError } from "../../schemas/error-catalogue.ts"
 import type { Agent } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
 import { defaultLogWindow } from "./event-log.ts"
@@ -28,7 +29,7 @@ import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
 import type { RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
-import type { TaskRecord, TaskStore } from "./task-store.ts"
+import type { CommandBody, SharedTasks, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
 
 export type { TaskChange } from "./task-host.ts"
 
@@ -147,8 +148,11 @@ export interface StoreRetryOptions {
 
 /** Options of {@link TaskRuntime.make}. */
 export interface TaskRuntimeOptions {
-  /** Where tasks are kept. Default: an in-memory store made with `memoryStore` options. */
-  readonly store?: TaskStore
+  /**
+   * Where tasks are kept. Default: an in-memory store made with `memoryStore` options. A store, or an
+   * Effect that opens one in the runtime's Scope (e.g. `postgresStore(...)` from `a2a-actors/postgres`).
+   */
+  readonly store?: TaskStore | Effect.Effect<TaskStore, TaskStoreFailure, Scope.Scope>
   readonly memoryStore?: MemoryTaskStoreOptions
   /** Events each task's log keeps for replay and for readers lagging behind. Default 1,024. */
   readonly logWindow?: number
@@ -176,13 +180,44 @@ interface Found {
   readonly task: Task
   readonly host: TaskHost | undefined
   readonly record: TaskRecord | undefined
+  /** On a shared store: the other instance that runs the task now (it holds a live lease). */
+  readonly remote?: string | undefined
+}
+
+/** What `continueTask` hands to `send`/`stream`: a host here, or the answer of the instance running the task. */
+type Continued =
+  | { readonly host: TaskHost; readonly after: number; readonly before: Task | undefined; readonly remote?: undefined }
+  | { readonly remote: RemoteAnswer; readonly host?: undefined }
+
+/** The answer to a message command (see `serveCommand`). */
+interface RemoteAnswer {
+  readonly taskId: string
+  readonly after: number
+  readonly before: Task
+  readonly result: Task | Message
+}
+
+/** The task moved between instances while we looked (its lease changed hands): look again. */
+class Moved {
+  readonly _tag = "Moved"
+}
+
+const lastUserMessage = (task: Task): Message | undefined => {
+  const history = task.history ?? []
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "user") return history[i]
+  return undefined
 }
 
 const storeFailed = (e: unknown) => new Internal({ message: "task store unavailable", data: String((e as { message?: unknown }).message ?? "") })
 
 const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<TaskRuntime, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const store = options.store ?? (yield* makeMemoryTaskStore(options.memoryStore))
+    const store: TaskStore = options.store === undefined
+      ? yield* makeMemoryTaskStore(options.memoryStore)
+      : Effect.isEffect(options.store)
+      ? yield* Effect.orDie(options.store)
+      : options.store
+    const shared: SharedTasks | undefined = store.shared
     const scope = yield* Scope.fork(yield* Effect.scope, "parallel")
     const hosts = new Map<string, TaskHost>()
     const finished = makeFinishedLogs(options.finishedLogs)
@@ -256,11 +291,17 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
             onNone: () => Effect.fail(notFound(id)),
             onSome: (record) =>
               record.owner === principal.id
-                ? Effect.succeed<Found>({ host: hosts.get(id), task: record.task, record })
+                ? Effect.succeed<Found>({ host: hosts.get(id), task: record.task, record, remote: remoteOf(record) })
                 : Effect.fail(notFound(id))
           }))
         )
       })
+
+    /** The instance other than this one that runs the task now, if any. */
+    const remoteOf = (record: TaskRecord): string | undefined =>
+      shared !== undefined && record.lease?.live === true && record.lease.instance !== shared.instanceId && !isTerminalTask(record.task)
+        ? record.lease.instance
+        : undefined
 
     const checkInput = (params: MessageSendParams): Effect.Effect<void, ProtocolError> => {
       const message = params.message
@@ -271,8 +312,8 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         : Effect.fail(new ContentTypeNotSupported({ message: `Content type ${mime} is not supported by this agent` }))
     }
 
-    /** A host for a stored, non-terminal task that has none in this process. */
-    const adopt = (record: TaskRecord, message: Message) =>
+    /** A host for a stored, non-terminal task, from the record as read (on a shared store: with its lease). */
+    const hostOf = (record: TaskRecord, message: Message) =>
       Effect.suspend(() => {
         const snapshot = restore(record.task)
         if (snapshot === undefined) return Effect.fail(new InvalidParams({ message: "task state is unknown" }))
@@ -282,12 +323,47 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           owner: record.owner,
           message,
           pushConfigs: record.pushConfigs,
-          restored: { snapshot, version: record.version }
+          restored: { snapshot, version: record.version, lastSeq: record.lastSeq ?? 0 }
         }).pipe(Effect.map((host) => {
           hosts.set(host.taskId, host)
           return host
         }))
       })
+
+    /**
+     * A host for a stored, non-terminal task that has none in this process. On a shared store this instance
+     * first takes the task's lease (only possible when nobody holds a live one): `Moved` when another got it.
+     */
+    const adopt = (record: TaskRecord, message: Message): Effect.Effect<TaskHost, ProtocolError | Moved> =>
+      shared === undefined
+        ? hostOf(record, message)
+        : Effect.flatMap(Effect.mapError(shared.takeOver(record.task.id), storeFailed), (taken): Effect.Effect<TaskHost, ProtocolError | Moved> =>
+          Option.isNone(taken) ? Effect.fail(new Moved()) : hostOf(taken.value, message))
+
+    /** Runs `f` again (a few times) while the task moves between instances under it. */
+    const settledMoves = <A>(f: () => Effect.Effect<A, ProtocolError | Moved>): Effect.Effect<A, ProtocolError> => {
+      const loop = (left: number): Effect.Effect<A, ProtocolError> =>
+        Effect.catch(f(), (e) =>
+          e instanceof Moved
+            ? left <= 0
+              ? Effect.fail(new Internal({ message: "the task kept moving between instances; try again" }))
+              : Effect.andThen(Effect.sleep(Duration.millis(20 * (6 - left))), loop(left - 1))
+            : Effect.fail(e))
+      return loop(5)
+    }
+
+    /** Sends a command to the instance running a task; `Moved` when it no longer runs it. */
+    const command = (instance: string, taskId: string, body: CommandBody): Effect.Effect<CommandBody, ProtocolError | Moved> =>
+      shared === undefined
+        ? Effect.fail(new Moved())
+        : shared.send(instance, taskId, body).pipe(
+          Effect.mapError((e): ProtocolError | Moved => (e._tag === "CommandUnanswered" ? new Moved() : storeFailed(e))),
+          Effect.flatMap((answer): Effect.Effect<CommandBody, ProtocolError | Moved> => {
+            if (answer["retry"] === true) return Effect.fail(new Moved())
+            const error = answer["error"] as { code: number; message: string; data?: unknown } | undefined
+            return error === undefined ? Effect.succeed(answer) : Effect.fail(fromWireError(error))
+          })
+        )
 
     /**
      * Adds (or replaces by id) one config through `change`, unless the task would then hold more than
@@ -342,14 +418,17 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
             hosts.set(taskId, host)
             const config = params.configuration?.pushNotificationConfig
             const started = config === undefined ? host.run(input, inline) : Effect.andThen(addInlineConfig(host, config), host.run(input, inline))
-            return Effect.as(started, { host, after: 0, before: undefined as Task | undefined })
+            return Effect.as(started, { host, after: 0, before: undefined as Task | undefined } as Continued)
           }
         )
       })
 
     /** Continues the task a message names; `after` is the log position before the message. */
-    const continueTask = (params: MessageSendParams, input: RunInput, ctx: RequestContext, taskId: string) =>
-      Effect.gen(function*() {
+    const continueTask = (params: MessageSendParams, input: RunInput, ctx: RequestContext, taskId: string, wait: "settled" | "none") =>
+      settledMoves(() => continueOnce(params, input, ctx, taskId, wait))
+
+    const continueOnce = (params: MessageSendParams, input: RunInput, ctx: RequestContext, taskId: string, wait: "settled" | "none") =>
+      Effect.gen(function*(): Effect.fn.Return<Continued, ProtocolError | Moved> {
         const message = params.message
         const found = yield* lookup(taskId, ctx.principal)
         if (isTerminalTask(found.task)) {
@@ -359,6 +438,21 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }
         if (message.contextId !== undefined && message.contextId !== found.task.contextId) {
           return yield* Effect.fail(new InvalidParams({ message: "message contextId does not match the task's contextId" }))
+        }
+        if (found.host === undefined && found.remote !== undefined) {
+          // Another instance runs the task: the message goes there, and so does the wait for its outcome.
+          const answer = yield* command(found.remote, taskId, {
+            kind: "message",
+            params: params as unknown as CommandBody,
+            principal: ctx.principal as unknown as CommandBody,
+            extensions: ctx.extensions,
+            wait
+          })
+          return { remote: answer as unknown as RemoteAnswer }
+        }
+        if (found.host === undefined && shared !== undefined && (found.task.history ?? []).some((m) => m.messageId === message.messageId)) {
+          // Taken in by an instance that stopped before answering: the message is there, not to be taken twice.
+          return { remote: { taskId, after: found.record?.lastSeq ?? 0, before: found.task, result: found.task } }
         }
         const host = found.host ?? (yield* adopt(found.record!, message))
         const before: Task | undefined = host.task()
@@ -370,28 +464,47 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       })
 
     /** Starts or continues the task a message is for; `inline`: the caller only waits for the outcome. */
-    const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean) =>
+    const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean, wait: "settled" | "none") =>
       Effect.andThen(
         checkInput(params),
-        Effect.suspend(() => {
+        Effect.suspend((): Effect.Effect<Continued, ProtocolError> => {
           const message = params.message
           const input: RunInput = { message, principal: ctx.principal, extensions: ctx.extensions }
           return message.taskId === undefined
             ? startTask(params, input, ctx.principal.id, inline)
-            : continueTask(params, input, ctx, message.taskId)
+            : continueTask(params, input, ctx, message.taskId, wait)
         })
       )
 
-    const send = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.flatMap(dispatch(params, ctx, params.configuration?.blocking !== false), ({ host }) =>
-        Effect.map(params.configuration?.blocking === false ? host.awaitMaterialized : host.awaitSettled, (): Task | Message => {
+    const send = (params: MessageSendParams, ctx: RequestContext) => {
+      const blocking = params.configuration?.blocking !== false
+      return Effect.flatMap(dispatch(params, ctx, blocking, blocking ? "settled" : "none"), (continued) => {
+        if (continued.remote !== undefined) {
+          const result = continued.remote.result
+          return Effect.succeed(result.kind === "task" ? withHistoryLength(result, params.configuration?.historyLength) : result)
+        }
+        const host = continued.host
+        return Effect.map(blocking ? host.awaitSettled : host.awaitMaterialized, (): Task | Message => {
           const reply = host.reply()
           if (reply !== undefined) return reply
           return withHistoryLength(host.task(), params.configuration?.historyLength)
-        }))
+        })
+      })
+    }
+
+    /** A task's events as stored, from `after` on, for a reader on an instance that does not run it. */
+    const storedEvents = (taskId: string, after: number, first?: Task): Stream.Stream<SequencedEvent, ProtocolError> => {
+      const tail = Stream.mapError(shared!.events(taskId, after), storeFailed)
+      return untilFinal(first === undefined ? tail : Stream.concat(Stream.succeed({ seq: after, event: first as StreamResult }), tail))
+    }
 
     const stream = (params: MessageSendParams, ctx: RequestContext) =>
-      Effect.map(dispatch(params, ctx, false), ({ after, before, host }) => {
+      Effect.map(dispatch(params, ctx, false, "none"), (continued) => {
+        if (continued.remote !== undefined) {
+          const { after, before, taskId } = continued.remote
+          return storedEvents(taskId, after, before)
+        }
+        const { after, before, host } = continued
         const live = host.log.subscribe({ after })
         const events = before === undefined ? live : Stream.concat(Stream.succeed({ seq: after, event: before as StreamResult }), live)
         return untilFinal(events)
@@ -428,23 +541,37 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         return task
       })
 
+    const cancelHere = (host: TaskHost) =>
+      host.cancel().pipe(Effect.mapError((r) => new TaskNotCancelable({ message: `Task ${host.taskId} is ${r.from}` })))
+
     const cancel = (params: TaskIdParams, ctx: RequestContext) =>
-      Effect.flatMap(lookup(params.id, ctx.principal), (found) => {
-        if (found.host !== undefined && found.host.materialized()) {
-          return found.host.cancel().pipe(
-            Effect.mapError((r) => new TaskNotCancelable({ message: `Task ${params.id} is ${r.from}` }))
-          )
-        }
-        return found.record !== undefined ? cancelStored(found.record) : Effect.fail(notFound(params.id))
-      })
+      settledMoves(() =>
+        Effect.flatMap(lookup(params.id, ctx.principal), (found): Effect.Effect<Task, ProtocolError | Moved> => {
+          if (found.host !== undefined && found.host.materialized()) return cancelHere(found.host)
+          const record = found.record
+          if (record === undefined) return Effect.fail(notFound(params.id))
+          if (shared === undefined || isTerminalTask(record.task)) return cancelStored(record)
+          // On a shared store only the instance running the task changes it: there, or here once taken over.
+          if (found.remote !== undefined) {
+            return Effect.map(command(found.remote, params.id, { kind: "cancel" }), (answer) => answer["task"] as Task)
+          }
+          return Effect.flatMap(adopt(record, lastUserMessage(record.task) ?? record.task.history![0]!), cancelHere)
+        }))
 
     const resubscribe = (params: TaskIdParams, ctx: RequestContext, lastEventId?: number) =>
-      Effect.map(lookup(params.id, ctx.principal), ({ host, task }) => {
+      Effect.map(lookup(params.id, ctx.principal), ({ host, record, task }) => {
         if (host === undefined || !host.materialized()) {
           // A task that finished here moments ago still has its events: resume exactly after the client's last one.
           const log = lastEventId === undefined ? undefined : finished.get(params.id, Date.now())
           if (log !== undefined && lastEventId !== undefined && lastEventId < log.lastSeq()) {
             return untilFinal(log.subscribe({ after: lastEventId }))
+          }
+          if (shared !== undefined && record !== undefined) {
+            // Run elsewhere (or not at all any more): the stored events, from the client's last one or from now.
+            const lastSeq = record.lastSeq ?? 0
+            if (lastEventId !== undefined && lastEventId >= 0 && lastEventId < lastSeq) return storedEvents(params.id, lastEventId)
+            if (!isTerminalTask(task)) return storedEvents(params.id, lastSeq, task)
+            return Stream.make<Array<SequencedEvent>>({ seq: lastSeq, event: task })
           }
           return Stream.make<Array<SequencedEvent>>({ seq: 0, event: task })
         }
@@ -455,22 +582,120 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const changeConfigs = (
       id: string,
       ctx: RequestContext,
-      f: (cs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
+      f: (cs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>,
+      remote: CommandBody
     ): Effect.Effect<void, ProtocolError> =>
-      Effect.flatMap(lookup(id, ctx.principal), (found) => {
+      settledMoves(() => changeConfigsOnce(id, ctx, f, remote))
+
+    const changeConfigsOnce = (
+      id: string,
+      ctx: RequestContext,
+      f: (cs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>,
+      remote: CommandBody
+    ): Effect.Effect<void, ProtocolError | Moved> =>
+      Effect.flatMap(lookup(id, ctx.principal), (found): Effect.Effect<void, ProtocolError | Moved> => {
         if (found.host !== undefined) return found.host.updatePushConfigs(f)
         const record = found.record
         if (record === undefined) return Effect.fail(notFound(id))
+        // The instance running the task writes its record: the change goes there.
+        if (found.remote !== undefined) return Effect.asVoid(command(found.remote, id, remote))
         return store.put({ task: record.task, owner: record.owner, pushConfigs: f(record.pushConfigs) }, record.version).pipe(
           Effect.asVoid,
-          Effect.catchTag("VersionConflict", () => changeConfigs(id, ctx, f)),
-          Effect.mapError((e) => (e._tag === "TaskStoreFailure" ? storeFailed(e) : e))
+          Effect.catchTag("VersionConflict", () => Effect.fail(new Moved())),
+          Effect.catchTag("WriteRefused", () => Effect.fail(new Moved())),
+          Effect.mapError((e) => (e instanceof Moved ? e : storeFailed(e)))
         )
       })
 
     const configsOf = (id: string, ctx: RequestContext) =>
       Effect.map(lookup(id, ctx.principal), (found) =>
         found.host !== undefined ? found.host.pushConfigs() : found.record?.pushConfigs ?? [])
+
+    /** A command from another instance about a task hosted here (see `command`). Never fails: errors are answers. */
+    const serveCommand = (taskId: string, body: CommandBody): Effect.Effect<CommandBody> => {
+      const host = hosts.get(taskId)
+      // Not here (any more): the sender looks again.
+      if (host === undefined || !host.materialized()) return Effect.succeed({ retry: true })
+      const answered: Effect.Effect<CommandBody, ProtocolError> = Effect.suspend(() => {
+        switch (body["kind"]) {
+          case "cancel":
+            return Effect.map(cancelHere(host), (task) => ({ task }))
+          case "message": {
+            const params = body["params"] as unknown as MessageSendParams
+            const input: RunInput = {
+              message: params.message,
+              principal: body["principal"] as unknown as Principal,
+              extensions: body["extensions"] as ReadonlyArray<string>
+            }
+            const before = host.task()
+            const after = host.log.lastSeq()
+            return Effect.gen(function*() {
+              yield* addInlineConfig(host, params.configuration?.pushNotificationConfig)
+              yield* host.resume(input).pipe(Effect.mapError((r) => new InvalidParams({ message: r.message })))
+              if (body["wait"] === "settled") yield* host.awaitSettled
+              const result: Task | Message = host.reply() ?? host.task()
+              return { taskId, after, before, result } as unknown as CommandBody
+            })
+          }
+          case "set-config":
+            return Effect.as(addConfig(taskId, body["config"] as unknown as PushNotificationConfig, host.updatePushConfigs), {})
+          case "delete-config":
+            return Effect.as(host.updatePushConfigs((cs) => removeConfig(cs, body["configId"] as string)), {})
+          default:
+            return Effect.fail(new InvalidParams({ message: `unknown command ${String(body["kind"])}` }))
+        }
+      })
+      return answered.pipe(
+        Effect.catch((e) => Effect.succeed<CommandBody>({ error: toWireError(e) })),
+        Effect.catchDefect((defect) =>
+          Effect.succeed<CommandBody>({ error: toWireError(isProtocolError(defect) ? defect : new Internal({ message: "the command failed" })) }))
+      )
+    }
+
+    /**
+     * Takes over tasks whose instance stopped (their lease expired): a run in progress is lost with it, so
+     * the task ends `failed` with a clear message, or runs again here when the agent is `retrySafe`. A task
+     * that waited for input keeps waiting, with no lease: the next message, on any instance, runs it on.
+     */
+    const rescue = (sharedTasks: SharedTasks, taskId: string): Effect.Effect<void, TaskStoreFailure> =>
+      Effect.flatMap(sharedTasks.takeOver(taskId), (taken) => {
+        if (Option.isNone(taken)) return Effect.void
+        const record = taken.value
+        const state = record.task.status.state
+        if (state === "input-required" || state === "auth-required") return sharedTasks.releaseLease(taskId)
+        const message = lastUserMessage(record.task)
+        return hostOf(record, message ?? record.task.history?.[0] ?? ({} as Message)).pipe(
+          Effect.flatMap((host) => {
+            if (agent.retrySafe === true && message !== undefined) {
+              return Effect.andThen(
+                Effect.logInfo(`task ${taskId}: its instance stopped; running it again here (the agent is retrySafe)`),
+                host.run({ message, principal: { id: record.owner }, extensions: [] })
+              )
+            }
+            return Effect.andThen(
+              Effect.logWarning(`task ${taskId}: its instance stopped while it was ${state}; ending it failed`),
+              Effect.ignore(host.failWith(
+                `The task was ${state} on an instance that stopped (its lease of ${sharedTasks.leaseMs} ms expired); it did not finish and was ended as failed.`
+              ))
+            )
+          }),
+          Effect.catch((e) => Effect.logError(`task ${taskId} could not be taken over`, e))
+        )
+      })
+
+    const serveShared = (sharedTasks: SharedTasks) =>
+      Effect.gen(function*() {
+        yield* Scope.provide(sharedTasks.serve(serveCommand), scope)
+        const sweep = Effect.flatMap(sharedTasks.expiredLeases, (ids) =>
+          Effect.forEach(ids.filter((id) => !hosts.has(id)), (id) => rescue(sharedTasks, id), { discard: true }))
+        yield* Effect.forkIn(
+          Effect.repeat(
+            Effect.catch(sweep, (e) => Effect.logWarning("expired leases could not be swept", e)),
+            Schedule.spaced(Duration.millis(Math.max(50, Math.floor(sharedTasks.leaseMs / 2))))
+          ),
+          scope
+        )
+      })
 
     const runtime: TaskRuntime = {
       agent,
@@ -484,7 +709,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         Effect.suspend(() => {
           const stored = withConfigId(params.pushNotificationConfig)
           return Effect.as(
-            addConfig(params.taskId, stored, (f) => changeConfigs(params.taskId, ctx, f)),
+            addConfig(params.taskId, stored, (f) => changeConfigs(params.taskId, ctx, f, { kind: "set-config", config: stored as unknown as CommandBody })),
             { taskId: params.taskId, pushNotificationConfig: stored }
           )
         }),
@@ -497,7 +722,11 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }),
       listPushConfigs: (params, ctx) =>
         Effect.map(configsOf(params.id, ctx), (cs) => cs.map((c) => ({ taskId: params.id, pushNotificationConfig: c }))),
-      deletePushConfig: (params, ctx) => changeConfigs(params.id, ctx, (cs) => removeConfig(cs, params.pushNotificationConfigId)),
+      deletePushConfig: (params, ctx) =>
+        changeConfigs(params.id, ctx, (cs) => removeConfig(cs, params.pushNotificationConfigId), {
+          kind: "delete-config",
+          configId: params.pushNotificationConfigId
+        }),
       hosted: () => hosts.size,
       storeHealth: () => ({ unstoredTasks: storeHealth.unstoredTasks, failedWrites: storeHealth.failedWrites }),
       onTaskChange: (listener) =>
@@ -513,6 +742,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           yield* Scope.close(scope, Exit.void)
         })
     }
+    if (shared !== undefined) yield* serveShared(shared)
     return runtime
   })
 

@@ -1,6 +1,7 @@
-import type { Effect, Option } from "effect"
+import type { Effect, Option, Scope, Stream } from "effect"
 import { Data } from "effect"
-import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
+import type { PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { Sequenced } from "./event-log.ts"
 
 /**
  * What a store keeps per task. Everything a process needs to serve a task it does not host: the Task as
@@ -17,6 +18,20 @@ export interface TaskRecord {
   readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
   /** Epoch milliseconds of the last write, from the store's `Clock`. */
   readonly updatedAt: number
+  /** Sequence number of the last stream event the record reflects (a shared store keeps it; else absent). */
+  readonly lastSeq?: number
+  /** Which instance runs the task (a shared store keeps it; else absent). */
+  readonly lease?: TaskLease
+}
+
+/** The right of one instance to run a task's agent, renewed by that instance while it runs. */
+export interface TaskLease {
+  /** Id of the instance holding it. */
+  readonly instance: string
+  /** Raised by one each time another instance takes the task over: writes by an older holder are refused. */
+  readonly epoch: number
+  /** Whether it is still within its time (its holder renewed it recently). */
+  readonly live: boolean
 }
 
 /** The part of a record a writer supplies; the store assigns `version` and `updatedAt`. */
@@ -24,6 +39,11 @@ export interface TaskRecordInput {
   readonly task: Task
   readonly owner: string
   readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
+  /**
+   * The task's stream events appended since the last write, numbered, the last one reflected by `task`.
+   * A shared store keeps them with the record in one write, for readers on other instances; others ignore them.
+   */
+  readonly events?: ReadonlyArray<Sequenced<StreamResult>>
 }
 
 /** A write lost an optimistic-concurrency race: someone else wrote the record in between. */
@@ -32,6 +52,16 @@ export class VersionConflict extends Data.TaggedError("VersionConflict")<{
   readonly expected: number
   /** The version found (0 when the record does not exist). */
   readonly actual: number
+}> {}
+
+/**
+ * A write the store refuses whatever the version: the task is terminal and the write would change it
+ * (a terminal state is final), or the writer no longer holds the task's lease (another instance took it over).
+ */
+export class WriteRefused extends Data.TaggedError("WriteRefused")<{
+  readonly taskId: string
+  readonly reason: "terminal" | "lease"
+  readonly message: string
 }> {}
 
 /** The storage itself failed (I/O, connection). The in-memory store never fails. */
@@ -58,12 +88,13 @@ export interface TaskStore {
   readonly get: (taskId: string) => Effect.Effect<Option.Option<TaskRecord>, TaskStoreFailure>
   /**
    * Writes a record if the stored version is `expectedVersion` (0: the record must not exist yet).
-   * Returns the stored record with its new version.
+   * Returns the stored record with its new version. A terminal record never changes its Task again
+   * (`WriteRefused`); its push configs may still change.
    */
   readonly put: (
     input: TaskRecordInput,
     expectedVersion: number
-  ) => Effect.Effect<TaskRecord, VersionConflict | TaskStoreFailure>
+  ) => Effect.Effect<TaskRecord, VersionConflict | WriteRefused | TaskStoreFailure>
   /** Records matching the filter, oldest write first. */
   readonly list: (filter?: TaskListFilter) => Effect.Effect<ReadonlyArray<TaskRecord>, TaskStoreFailure>
   /** Removes a record; true when it existed. */
@@ -76,6 +107,57 @@ export interface TaskStore {
    * its tasks; how long after that is the store's choice (document it).
    */
   readonly claimContext: (contextId: string, owner: string) => Effect.Effect<string, TaskStoreFailure>
+  /** Present when several processes share the store (PostgreSQL): leases, events and commands across them. */
+  readonly shared?: SharedTasks
+}
+
+/** A command for the instance running a task, and its answer: plain JSON, made and read by the runtime. */
+export type CommandBody = Readonly<Record<string, unknown>>
+
+/** The instance a command was sent to did not answer while it held the task (it stopped, or lost the lease). */
+export class CommandUnanswered extends Data.TaggedError("CommandUnanswered")<{
+  readonly taskId: string
+  readonly message: string
+}> {}
+
+/**
+ * What a store shared by several instances adds. Exactly one instance runs a task's agent at a time: the
+ * one holding its lease. The store creates the lease with the task (`put` with version 0), renews the leases
+ * this instance holds, fences this instance's writes by the lease's epoch (a stale holder's write is
+ * `WriteRefused`) and drops the lease when the task becomes terminal.
+ */
+export interface SharedTasks {
+  /** This instance's id, unique per process start. */
+  readonly instanceId: string
+  /** How long a lease lasts when its holder stops renewing it, in milliseconds. */
+  readonly leaseMs: number
+  /**
+   * Takes the lease of a non-terminal task whose lease expired (or that has none): raises the epoch and
+   * returns the record. None when the task is terminal, unknown or another instance holds a live lease.
+   */
+  readonly takeOver: (taskId: string) => Effect.Effect<Option.Option<TaskRecord>, TaskStoreFailure>
+  /** Ids of non-terminal tasks whose lease expired: their holder stopped. */
+  readonly expiredLeases: Effect.Effect<ReadonlyArray<string>, TaskStoreFailure>
+  /** Gives up this instance's lease of a task it no longer runs, so that another instance may take it at once. */
+  readonly releaseLease: (taskId: string) => Effect.Effect<void, TaskStoreFailure>
+  /**
+   * The task's stream events after sequence number `after`, stored and live, in order and without gaps.
+   * The stream does not end by itself: the reader stops at the final event.
+   */
+  readonly events: (taskId: string, after: number) => Stream.Stream<Sequenced<StreamResult>, TaskStoreFailure>
+  /**
+   * Sends a command about a task to the instance holding its lease and waits for the answer.
+   * Fails with `CommandUnanswered` once that instance no longer holds a live lease and has not answered.
+   */
+  readonly send: (
+    instance: string,
+    taskId: string,
+    command: CommandBody
+  ) => Effect.Effect<CommandBody, TaskStoreFailure | CommandUnanswered>
+  /** Answers the commands sent to this instance with `handler`, for as long as the Scope lives. */
+  readonly serve: (
+    handler: (taskId: string, command: CommandBody) => Effect.Effect<CommandBody>
+  ) => Effect.Effect<void, never, Scope.Scope>
 }
 
 /** Task states after which nothing changes. */

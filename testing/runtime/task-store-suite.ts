@@ -98,6 +98,23 @@ export const runTaskStoreSuite = (
         })
       ))
 
+    it.effect("never lets a terminal task change again, but lets its push configs change", () =>
+      withStore((store) =>
+        Effect.gen(function*() {
+          yield* store.put({ task: sampleTask("t1"), owner: "a", pushConfigs: [] }, 0)
+          const done = sampleTask("t1", "canceled")
+          yield* store.put({ task: done, owner: "a", pushConfigs: [] }, 1)
+          const late = yield* Effect.flip(store.put({ task: sampleTask("t1", "completed"), owner: "a", pushConfigs: [] }, 2))
+          expect(late._tag).toBe("WriteRefused")
+          const configs = [{ id: "p1", url: "https://example.com/hook" }]
+          const v3 = yield* store.put({ task: structuredClone(done), owner: "a", pushConfigs: configs }, 2)
+          expect(v3.version).toBe(3)
+          const read = Option.getOrThrow(yield* store.get("t1"))
+          expect(read.task.status.state).toBe("canceled")
+          expect(read.pushConfigs).toEqual(configs)
+        })
+      ))
+
     it.effect("lists by owner and by context", () =>
       withStore((store) =>
         Effect.gen(function*() {
