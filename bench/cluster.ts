@@ -21,8 +21,10 @@
 import { randomUUID } from "node:crypto"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
-import { startFront, type Front } from "../examples/cluster/front.ts"
-import { dropSchema } from "../testing/postgres/drop-schema.ts"
+import { fileURLToPath } from "node:url"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
 import { contenderSpecs, type ContenderSpec, type RunningContender, startContender } from "./contender-process.ts"
 import { makeTarget, StreamValidator, type StreamOutcome, type Target } from "./load-client.ts"
 import { percentile, taskThroughput, type Measurement } from "./workloads.ts"
@@ -164,6 +166,13 @@ const nodeSpec = (env: Record<string, string>): ContenderSpec => {
   return { ...spec, env }
 }
 
+const frontSpec = (backends: ReadonlyArray<string>): ContenderSpec => ({
+  contender: "cluster-front",
+  runtime: "node",
+  command: process.execPath,
+  args: ["--import", "tsx", fileURLToPath(new URL("./contenders/cluster-front.ts", import.meta.url)), "--backends", backends.join(",")]
+})
+
 const startSetup = async (name: string, instances: number, env: Record<string, string>, sizes: ClusterSizes): Promise<Setup> => {
   const running: Array<RunningContender> = []
   try {
@@ -175,8 +184,11 @@ const startSetup = async (name: string, instances: number, env: Record<string, s
     await Promise.all(running.map((r) => r.stop()))
     throw e
   }
-  let front: Front | undefined
-  if (instances > 1) front = await startFront({ backends: running.map((r, i) => ({ name: `node-${i + 1}`, url: r.url })) })
+  // The front runs in its own process, as it would in front of real instances.
+  const front = instances > 1 ? await startContender(frontSpec(running.map((r) => r.url))).catch(async (e: unknown) => {
+    await Promise.all(running.map((r) => r.stop()))
+    throw e
+  }) : undefined
   const targets = running.map((r) => makeTarget(`${r.url}/`, sizes.concurrency))
   const target = front === undefined ? targets[0]! : makeTarget(`${front.url}/`, sizes.concurrency)
   return {
@@ -185,7 +197,7 @@ const startSetup = async (name: string, instances: number, env: Record<string, s
     instances: targets,
     stop: async () => {
       for (const t of [target, ...targets]) t.agent.destroy()
-      await front?.close()
+      await front?.stop()
       await Promise.all(running.map((r) => r.stop()))
     }
   }
@@ -272,6 +284,13 @@ export const formatClusterTable = (rows: ReadonlyArray<ClusterRow>): string => {
   }
   return out.join("\n")
 }
+
+/** Drops the run's schema and everything in it. */
+const dropSchema = (url: string, schema: string): Promise<void> =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const sql = yield* Effect.provide(PgClient.make({ url: Redacted.make(url), maxConnections: 1 }), Reactivity.layer)
+    yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+  })))
 
 /** `npm run bench -- --cluster [--quick]`: runs, prints the table, writes `cluster.json` to `resultsDir`. */
 export const runClusterMain = async (quick: boolean, resultsDir: string): Promise<void> => {

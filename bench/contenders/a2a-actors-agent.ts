@@ -57,15 +57,8 @@ export const benchServer = async (options: { readonly ttlMs: number; readonly lo
  * loaded only then, so the in-memory contenders carry none of it.
  */
 const storeFromEnv = async () => {
-  const env = process.env
-  if (env["A2A_DATABASE_URL"] === undefined || env["A2A_DATABASE_URL"] === "") return {}
-  const { postgresOptionsFromEnv, postgresStore } = await import("../../src/store/postgres/index.ts")
-  const options = postgresOptionsFromEnv(env)
-  return options === undefined ? {} : { store: postgresStore(options) }
+  const url = process.env["A2A_DATABASE_URL"]
+  if (url === undefined || url === "") return {}
+  const { runtimeFromEnv } = await import("../../examples/store-from-env.ts")
+  return runtimeFromEnv(process.env)
 }
-
-/** The server options given on the command line: `--ttl <ms>`, `--log-window <n>`. */
-export const serverArgs = (argValue: (name: string) => string | undefined) => ({
-  ttlMs: Number(argValue("ttl") ?? "2000"),
-  logWindow: argValue("log-window") === undefined ? undefined : Number(argValue("log-window"))
-})

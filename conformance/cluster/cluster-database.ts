@@ -3,13 +3,13 @@
  * with a schema of its own per test file, dropped afterwards. Without the variable the tests
  * register as skipped, saying why.
  */
-import { randomBytes } from "node:crypto"
-import { dropSchema } from "../../testing/postgres/drop-schema.ts"
+import { Effect } from "effect"
+import { dropSchema, randomSchema, testDatabaseUrl } from "../../testing/store/postgres.ts"
 
-const url = process.env["A2A_TEST_DATABASE_URL"]
+const url = testDatabaseUrl
 
 /** Appended to a suite's name: empty when the database is there, the reason for skipping otherwise. */
-export const databaseSkipReason = url === undefined || url === ""
+export const databaseSkipReason = url === undefined
   ? " (skipped: A2A_TEST_DATABASE_URL is not set; .ci/run sets it to the local PostgreSQL)"
   : ""
 
@@ -29,10 +29,10 @@ export interface ClusterDatabase {
 
 /** The test database, or `undefined` when `A2A_TEST_DATABASE_URL` is not set. */
 export const clusterDatabase = (): ClusterDatabase | undefined => {
-  if (url === undefined || url === "") return undefined
-  const schema = `a2a_cluster_test_${randomBytes(6).toString("hex")}`
+  if (url === undefined) return undefined
+  const schema = randomSchema()
   return {
     create: async () => ({ A2A_DATABASE_URL: url, A2A_DATABASE_SCHEMA: schema }),
-    drop: () => dropSchema(url, schema)
+    drop: () => Effect.runPromise(dropSchema(schema))
   }
 }
