@@ -62,3 +62,9 @@ const storeFromEnv = async () => {
   const { runtimeFromEnv } = await import("../../examples/store-from-env.ts")
   return runtimeFromEnv(process.env)
 }
+
+/** The server options given on the command line: `--ttl <ms>`, `--log-window <n>`. */
+export const serverArgs = (argValue: (name: string) => string | undefined) => ({
+  ttlMs: Number(argValue("ttl") ?? "2000"),
+  logWindow: argValue("log-window") === undefined ? undefined : Number(argValue("log-window"))
+})
