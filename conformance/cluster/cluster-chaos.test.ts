@@ -14,6 +14,16 @@ const terminal = new Set(["completed", "canceled", "failed", "rejected"])
 
 const resultOf = (e: StreamEvent): any => (e.json as { result?: unknown } | undefined)?.result
 
+/** The task's state on `instance` once terminal there (polled for at most 5 s), else the last state seen. */
+const settledState = async (instance: ClusterInstance, taskId: string): Promise<string | undefined> => {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const state = (await rpc(`${instance.url}/`, "tasks/get", { id: taskId })).body.result?.status?.state as string | undefined
+    if ((state !== undefined && terminal.has(state)) || Date.now() > deadline) return state
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 describe.skipIf(database === undefined)(`the cluster under failure${databaseSkipReason}`, () => {
   let cluster: Cluster | undefined
   const output: Array<string> = []
@@ -46,9 +56,11 @@ describe.skipIf(database === undefined)(`the cluster under failure${databaseSkip
       // Either the cancel won (the answer is the canceled task) or the task had already ended (-32002).
       const canceled = cancel.body.result?.status?.state === "canceled"
       if (!canceled) expect(cancel.body.error?.code, JSON.stringify(cancel.body)).toBe(-32002)
-      // Every instance tells the same story, and it is the one the cancel answer told.
-      const states = await Promise.all(instances.map(async (inst) => (await rpc(`${inst.url}/`, "tasks/get", { id: taskId })).body.result?.status?.state))
-      expect(new Set(states), `race ${i}: cancel ${JSON.stringify(cancel.body)}`).toEqual(new Set([canceled ? "canceled" : "completed"]))
+      // Every instance tells the same story once the task has settled, and it is the one the cancel answer told.
+      const states = await Promise.all(instances.map((inst) => settledState(inst, taskId)))
+      const story = `race ${i}: ran on ${runner.name}, canceled on ${canceler.name} -> ${JSON.stringify(cancel.body).slice(0, 300)}; ` +
+        `states ${instances.map((inst, k) => `${inst.name}=${states[k]}`).join(" ")}`
+      expect(new Set(states), story).toEqual(new Set([canceled ? "canceled" : "completed"]))
       // The task's event log holds exactly one final event, read on the third instance.
       const reader = instances[(i + 2) % instances.length]!
       const log = await openStream(`${reader.url}/`, "tasks/resubscribe", { id: taskId }, { "last-event-id": "0" }, 10_000)
