@@ -18,6 +18,8 @@ export interface HostedServer {
   readonly url: string
   /** Stops the process and waits for it to exit. */
   readonly close: () => Promise<void>
+  /** Kills the process at once (SIGKILL: no shutdown, no finalizers) and waits for it to exit. */
+  readonly kill: () => Promise<void>
 }
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -66,7 +68,7 @@ export const startHost = (
       if (match !== null) {
         clearTimeout(timer)
         child.stdout?.off("data", onData)
-        resolve({ host, url: match[1]!, close: () => stop(child) })
+        resolve({ host, url: match[1]!, close: () => stop(child), kill: () => stop(child, "SIGKILL") })
       }
     }
     child.stdout?.on("data", onData)
@@ -78,13 +80,13 @@ export const startHost = (
   })
 }
 
-const stop = (child: ChildProcess): Promise<void> =>
+const stop = (child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> =>
   new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve()
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
     const force = setTimeout(() => child.kill("SIGKILL"), 5_000)
     child.once("exit", () => {
       clearTimeout(force)
       resolve()
     })
-    child.kill("SIGTERM")
+    child.kill(signal)
   })

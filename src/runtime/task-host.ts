@@ -100,6 +100,8 @@ export interface TaskHost {
   readonly awaitMaterialized: Effect.Effect<void>
   /** Resolves once the task is terminal or interrupted (or the agent replied). */
   readonly awaitSettled: Effect.Effect<void>
+  /** Resolves once the store holds the task as it is now (what another instance reads is then no older). */
+  readonly awaitStored: Effect.Effect<void>
   /** Ends the task `failed` with the runtime's explanation (e.g. the instance that ran it stopped), stopping any run. */
   readonly failWith: (text: string) => Effect.Effect<void, TransitionRefused>
   /** Changes the push configs and persists them with the task. */
@@ -608,6 +610,7 @@ export const makeTaskHost = (
       get awaitSettled() {
         return awaitUntil(settled)
       },
+      awaitStored: persist.write,
       failWith,
       updatePushConfigs: persist.updatePushConfigs
     }

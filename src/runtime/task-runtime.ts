@@ -484,7 +484,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           return Effect.succeed(result.kind === "task" ? withHistoryLength(result, params.configuration?.historyLength) : result)
         }
         const host = continued.host
-        return Effect.map(blocking ? host.awaitSettled : host.awaitMaterialized, (): Task | Message => {
+        const awaited = blocking ? host.awaitSettled : host.awaitMaterialized
+        // On a shared store the answer waits for the record: the client may ask another instance next.
+        return Effect.map(shared === undefined ? awaited : Effect.andThen(awaited, host.awaitStored), (): Task | Message => {
           const reply = host.reply()
           if (reply !== undefined) return reply
           return withHistoryLength(host.task(), params.configuration?.historyLength)
@@ -507,7 +509,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const { after, before, host } = continued
         const live = host.log.subscribe({ after })
         const events = before === undefined ? live : Stream.concat(Stream.succeed({ seq: after, event: before as StreamResult }), live)
-        return untilFinal(events)
+        if (shared === undefined) return untilFinal(events)
+        // The first event names the task: it goes out once another instance can find the task too.
+        return untilFinal(Stream.concat(Stream.drain(Stream.fromEffect(Effect.andThen(host.awaitMaterialized, host.awaitStored))), events))
       })
 
     const get = (params: TaskQueryParams, ctx: RequestContext) =>
@@ -559,24 +563,45 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }))
 
     const resubscribe = (params: TaskIdParams, ctx: RequestContext, lastEventId?: number) =>
-      Effect.map(lookup(params.id, ctx.principal), ({ host, record, task }) => {
+      Effect.map(lookup(params.id, ctx.principal), ({ host, record, task }): Stream.Stream<SequencedEvent, ProtocolError> => {
         if (host === undefined || !host.materialized()) {
           // A task that finished here moments ago still has its events: resume exactly after the client's last one.
           const log = lastEventId === undefined ? undefined : finished.get(params.id, Date.now())
           if (log !== undefined && lastEventId !== undefined && lastEventId < log.lastSeq()) {
             return untilFinal(log.subscribe({ after: lastEventId }))
           }
-          if (shared !== undefined && record !== undefined) {
-            // Run elsewhere (or not at all any more): the stored events, from the client's last one or from now.
-            const lastSeq = record.lastSeq ?? 0
-            if (lastEventId !== undefined && lastEventId >= 0 && lastEventId < lastSeq) return storedEvents(params.id, lastEventId)
-            if (!isTerminalTask(task)) return storedEvents(params.id, lastSeq, task)
-            return Stream.make<Array<SequencedEvent>>({ seq: lastSeq, event: task })
-          }
+          if (shared !== undefined && record !== undefined) return resumeStored(shared, record, lastEventId)
           return Stream.make<Array<SequencedEvent>>({ seq: 0, event: task })
         }
         return untilFinal(host.log.subscribe(lastEventId === undefined ? {} : { after: lastEventId }))
       })
+
+    /**
+     * Resubscription on an instance that does not run the task: the stored events after the client's last
+     * one, or the Task and then its events. A client may have seen an event that the running instance has
+     * not stored yet: the read waits for it (up to one lease) rather than answer with a snapshot.
+     */
+    const resumeStored = (
+      sharedTasks: SharedTasks,
+      record: TaskRecord,
+      lastEventId: number | undefined,
+      waited = 0
+    ): Stream.Stream<SequencedEvent, ProtocolError> => {
+      const id = record.task.id
+      const lastSeq = record.lastSeq ?? 0
+      const terminal = isTerminalTask(record.task)
+      if (lastEventId !== undefined && lastEventId >= 0) {
+        if (lastEventId < lastSeq || (lastEventId === lastSeq && !terminal)) return storedEvents(id, lastEventId)
+        if (!terminal && waited < sharedTasks.leaseMs) {
+          return Stream.unwrap(Effect.andThen(
+            Effect.sleep(Duration.millis(25)),
+            Effect.map(Effect.mapError(store.get(id), storeFailed), (fresh) =>
+              Option.isNone(fresh) ? Stream.fail(notFound(id)) : resumeStored(sharedTasks, fresh.value, lastEventId, waited + 25))
+          ))
+        }
+      }
+      return terminal ? Stream.make<Array<SequencedEvent>>({ seq: lastSeq, event: record.task }) : storedEvents(id, lastSeq, record.task)
+    }
 
     /** Reads and changes a task's push configs: through its host when local, else the store (with retry). */
     const changeConfigs = (

@@ -441,6 +441,9 @@ export const makePostgresTaskStore = (
         const key = `a:${id}`
         const waiter = addWaiter(key)
         return yield* Effect.gen(function*() {
+          // When the holder's lease ended after it took the command (the task just became terminal, which drops
+          // the lease), its answer is on the way: wait for it up to one more lease, not for ever.
+          let goneSince: number | undefined
           while (true) {
             waiter.woken = false
             const found = yield* query<{ readonly answer: CommandBody | string | null; readonly taken: boolean }>(
@@ -453,7 +456,11 @@ export const makePostgresTaskStore = (
               yield* query("dropping an answered command", `DELETE FROM ${s}.commands WHERE id = $1::bigint`, [id])
               return json<CommandBody>(row.answer)
             }
-            if (!(yield* leaseLive(instance, taskId))) {
+            const live = yield* leaseLive(instance, taskId)
+            const now = Date.now()
+            if (live) goneSince = undefined
+            else goneSince ??= now
+            if (!live && (row === undefined || !row.taken || now - (goneSince ?? now) >= leaseMs)) {
               // The holder stopped or let go: it will not answer any more (a late answer is ignored).
               yield* query("dropping an unanswered command", `DELETE FROM ${s}.commands WHERE id = $1::bigint`, [id])
               return yield* Effect.fail(new CommandUnanswered({
