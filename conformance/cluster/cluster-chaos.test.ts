@@ -95,7 +95,9 @@ describe.skipIf(database === undefined)(`the cluster under failure${databaseSkip
     const resumed = await openStream(`${cluster!.url}/`, "tasks/resubscribe", { id: taskId }, { "last-event-id": String(lastId) }, 30_000)
     expect(resumed.status).toBe(200)
     expect(instanceNamed(resumed.response.headers.get(instanceHeader)).name).not.toBe(victim.name)
-    expect(await resumed.waitForEnd(testLeaseMs * 5 + 20_000)).toBe(true)
+    // The task's lease expires with no one to renew it; a live instance then ends it: within a few leases.
+    const bound = testLeaseMs * 3 + 2_000
+    expect(await resumed.waitForEnd(bound)).toBe(true)
     const later = resumed.received
     const ids = later.map((e) => Number(e.id))
     expect(ids).toEqual(ids.map((_, i) => lastId + 1 + i))
@@ -106,12 +108,12 @@ describe.skipIf(database === undefined)(`the cluster under failure${databaseSkip
     const laterTexts = results.filter((r) => r.kind === "artifact-update").map((r) => r.artifact.parts[0].text as string)
     const all = [...seenTexts, ...laterTexts].map((t) => Number(t.trim()))
     expect(all).toEqual(all.map((_, i) => i + 1))
+    // The demo agent is not safe to run twice, so the task ends failed, saying why.
     const last = results.at(-1)
-    expect(last).toMatchObject({ kind: "status-update", final: true })
-    expect(terminal.has(last.status.state)).toBe(true)
+    expect(last).toMatchObject({ kind: "status-update", final: true, status: { state: "failed" } })
+    expect(last.status.message.parts[0].text).toMatch(/instance/i)
     expect(results.filter((r) => r.final === true)).toHaveLength(1)
-    // The task ended within a few leases of the kill (its runner is gone, so no one renews the lease).
-    expect(Date.now() - started).toBeLessThan(testLeaseMs * 5 + 15_000)
+    expect(Date.now() - started).toBeLessThan(bound)
 
     // Thirty sends afterwards, through the front: all answered, none by the dead instance.
     const answers = await Promise.all(Array.from({ length: 30 }, async () => {
