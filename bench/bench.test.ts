@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { contenderSpecs } from "./contender-process.ts"
-import { StreamValidator } from "./load-client.ts"
 import { workloadNames } from "./report.ts"
-import { runBench, type Sizes } from "./run.ts"
+import { parseArgs, resultsFileOf, runBench, type Sizes } from "./run.ts"
 
 const tiny: Sizes = {
   rounds: 1,
@@ -16,48 +15,6 @@ const tiny: Sizes = {
   ttlMs: 200,
   warmup: false
 }
-
-const frame = (seq: number, result: unknown) => `id: ${seq}\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result })}\n\n`
-const task = { kind: "task", id: "t", contextId: "c", status: { state: "submitted" } }
-const chunk = (i: number, n: number) => ({
-  kind: "artifact-update",
-  taskId: "t",
-  contextId: "c",
-  artifact: { artifactId: "a", parts: [{ kind: "text", text: String(i) }] },
-  append: i > 0,
-  lastChunk: i === n - 1
-})
-const done = { kind: "status-update", taskId: "t", contextId: "c", status: { state: "completed" }, final: true }
-
-/** Feeds `text` to a validator in pieces of `size` characters, as a socket would split it. */
-const check = (text: string, chunks: number, size = 7) => {
-  const v = new StreamValidator(chunks)
-  for (let i = 0; i < text.length; i += size) v.feed(text.slice(i, i + size))
-  return v.finish()
-}
-
-const stream = (n: number, order = Array.from({ length: n }, (_, i) => i)) =>
-  frame(1, task) + order.map((i, k) => frame(k + 2, chunk(i, n))).join("") + frame(n + 2, done)
-
-describe("the load client's stream checks", () => {
-  it("accepts a whole stream however the bytes are split", () => {
-    for (const size of [1, 5, 64, 100_000]) expect(check(stream(50), 50, size)).toEqual({ ok: true })
-  })
-
-  it("rejects a missing chunk, chunks out of order, a missing final event and a resynchronisation snapshot", () => {
-    expect(check(stream(5, [0, 1, 3, 4]), 5).ok).toBe(false)
-    expect(check(stream(5, [0, 2, 1, 3, 4]), 5).error).toMatch(/chunk 1 expected/)
-    expect(check(frame(1, task) + frame(2, chunk(0, 1)), 1).error).toMatch(/without a final/)
-    const resynced = frame(1, task) + frame(2, chunk(0, 3)) + frame(4, { ...task, status: { state: "completed" } })
-    expect(check(resynced, 3).error).toMatch(/resynchronised/)
-  })
-
-  it("rejects an error response and a final state other than completed", () => {
-    const error = `data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } })}\n\n`
-    expect(check(frame(1, task) + error, 0).error).toMatch(/error response/)
-    expect(check(frame(1, task) + frame(2, { ...done, status: { state: "failed" } }), 0).error).toMatch(/final state failed/)
-  })
-})
 
 describe("the bench in a tiny configuration", () => {
   it("writes well-formed rows for every workload and refuses a contender that drops an event", async () => {
@@ -81,6 +38,10 @@ describe("the bench in a tiny configuration", () => {
       expect(find("many-streams", contender, "events_per_s")?.p99_ms).toBeTypeOf("number")
       expect(find("task-throughput", contender, "tasks_per_s")).toMatchObject({ valid: true, unit: "tasks/s" })
       expect(find("memory", contender, "rss_mb")).toMatchObject({ valid: true, unit: "MB" })
+      for (const metric of ["heap_idle_mb", "heap_after_ttl_mb"]) {
+        expect(find("memory", contender, metric)).toMatchObject({ valid: true, unit: "MB" })
+        expect(find("memory", contender, metric)?.value).toBeGreaterThan(0)
+      }
     }
     expect(find("one-stream", "a2a-actors", "events_per_s")?.vs_raw_batched).toBeTypeOf("number")
 
@@ -93,4 +54,18 @@ describe("the bench in a tiny configuration", () => {
     }
     expect(find("task-throughput", "raw-node", "tasks_per_s")?.valid).toBe(true)
   }, 90_000)
+})
+
+describe("where a run's figures go", () => {
+  const fileOf = (...argv: Array<string>) => resultsFileOf(parseArgs(argv))
+
+  it("only a full run of everything replaces latest.json", () => {
+    expect(fileOf()).toBe("latest.json")
+    expect(fileOf("--quick")).toBe("quick.json")
+    expect(fileOf("--quick", "--only", "a2a-js")).toBe("quick.json")
+    expect(fileOf("--only", "a2a-actors:node")).toBe("partial.json")
+    expect(fileOf("--workload", "memory")).toBe("partial.json")
+    expect(fileOf("--profile", "a2a-actors:node")).toBe("partial.json")
+    expect(fileOf("--log-window", "default")).toBe("partial.json")
+  })
 })

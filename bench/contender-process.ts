@@ -21,7 +21,7 @@ export interface RunningContender {
   readonly spec: ContenderSpec
   readonly url: string
   /** Resident memory in bytes, after a full collection when the runtime allows one. */
-  readonly rss: () => Promise<{ readonly bytes: number; readonly gc: boolean }>
+  readonly rss: () => Promise<{ readonly bytes: number; readonly heapBytes: number; readonly gc: boolean }>
   /** The last lines the process wrote to stderr (for failure reports). */
   readonly stderrTail: () => string
   readonly stop: () => Promise<void>
@@ -150,7 +150,7 @@ export const startContender = (spec: ContenderSpec, options: { readonly startupM
       rss: () =>
         new Promise((ok, ko) => {
           if (exited) return ko(new Error(`${labelOf(spec)} has exited\n${stderr.slice(-2000)}`))
-          waiting.push((line) => ok({ bytes: Number(line["rss"]), gc: line["gc"] === true }))
+          waiting.push((line) => ok({ bytes: Number(line["rss"]), heapBytes: Number(line["heap"]), gc: line["gc"] === true }))
           child.stdin?.write("rss\n")
         }),
       stop: () =>

@@ -61,7 +61,7 @@ const shown: Record<WorkloadName, ReadonlyArray<string>> = {
   "one-stream": ["events_per_s", "bytes_per_s"],
   "many-streams": ["events_per_s"],
   "task-throughput": ["tasks_per_s"],
-  memory: ["tasks", "rss_idle_mb", "rss_mb", "rss_after_ttl_mb"]
+  memory: ["tasks", "rss_idle_mb", "rss_mb", "rss_after_ttl_mb", "heap_idle_mb", "heap_after_ttl_mb"]
 }
 
 const pad = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>

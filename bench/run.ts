@@ -4,7 +4,8 @@
  *
  * Usage:
  *   npm run bench                              full run (about 5 minutes on 2 cores)
- *   npm run bench -- --quick                   every workload, reduced (under a minute)
+ *   npm run bench -- --quick                   a smoke test: every workload, reduced (under a minute); its
+ *                                              ratios are not the full run's, and it says so
  *   npm run bench -- --only a2a-js             one contender (repeatable; `a2a-actors:bun` picks a runtime)
  *   npm run bench -- --workload one-stream     one workload (repeatable)
  *   npm run bench -- --profile a2a-actors:node writes `node --cpu-prof` profiles of that contender to bench/results/profiles/
@@ -17,12 +18,13 @@
  * sees the chunks in between, which the load client rejects as a wrong answer.
  *
  * Prints a table (contender by workload, with ratios to the JS SDK and to the batched raw ceiling)
- * and writes the rows to bench/results/latest.json.
+ * and writes the rows to bench/results/latest.json (a full run), quick.json (`--quick`) or
+ * partial.json (a run narrowed by `--only`, `--workload`, `--profile` or `--log-window`).
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { contenderSpecs, labelOf, startContender, type ContenderSpec, type RunningContender } from "./contender-process.ts"
-import { makeTarget, type Target } from "./load-client.ts"
+import { makeTarget, type Target } from "../src/bench/load-client.ts"
 import { formatTable, unitOf, withRatios, workloadNames, type Row, type WorkloadName } from "./report.ts"
 import { manyStreams, memory, oneStream, taskThroughput, type Measurement } from "./workloads.ts"
 import { runClusterMain } from "./cluster.ts"
@@ -178,7 +180,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
     const up: Array<{ readonly spec: ContenderSpec; readonly proc: RunningContender; readonly target: Target }> = []
     started.forEach((r, i) => {
       const spec = specs[i] as ContenderSpec
-      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, Math.max(sizes.streams, sizes.concurrency)) })
+      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, { connections: Math.max(sizes.streams, sizes.concurrency) }) })
       else {
         log(`! ${labelOf(spec)} did not start: ${String(r.reason)}`)
         for (const w of shared) failed(w, spec, gist(r.reason))
@@ -201,7 +203,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         for (const c of up) rows.push(...rowsOf(workload, c.spec, results.get(c.spec) ?? []))
       }
     } finally {
-      for (const c of up) c.target.agent.destroy()
+      for (const c of up) c.target.close()
       await Promise.all(up.map((c) => c.proc.stop()))
     }
   }
@@ -213,7 +215,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         failed("memory", spec, gist(r.reason))
         continue
       }
-      const target = makeTarget(r.value.url, sizes.concurrency)
+      const target = makeTarget(r.value.url, { connections: sizes.concurrency })
       try {
         const m = await memory(target, r.value, { tasks: sizes.memoryTasks, maxMs: sizes.memoryMaxMs, concurrency: sizes.concurrency, settleMs: sizes.ttlMs * 2 + 500 })
           .catch((e: unknown): Measurement => ({ ok: false, error: String(e), values: {} }))
@@ -221,14 +223,14 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
         if (Object.keys(m.values).length === 0) failed("memory", spec, m.error ?? "no figures")
         else rows.push(...rowsOf("memory", spec, [m]))
       } finally {
-        target.agent.destroy()
+        target.close()
         await r.value.stop()
       }
     }
   }
 }
 
-const parseArgs = (argv: ReadonlyArray<string>) => {
+export const parseArgs = (argv: ReadonlyArray<string>) => {
   const only: Array<string> = []
   const workloads: Array<WorkloadName> = []
   let quick = false
@@ -273,11 +275,36 @@ const main = async () => {
     ...(args.logWindow === undefined ? {} : { logWindow: args.logWindow }),
     ...(args.profile === undefined ? {} : { profile: { match: args.profile, runtimeArgs: ["--cpu-prof", `--cpu-prof-dir=${results}profiles`] } })
   })
+  if (args.quick) process.stdout.write(`${smokeTestBanner}\n`)
   process.stdout.write(`${formatTable(rows)}\n`)
   mkdirSync(results, { recursive: true })
-  const file = `${results}latest.json`
+  const file = `${results}${resultsFileOf(args)}`
   writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`)
-  process.stdout.write(`${rows.length} rows -> ${file} (${((Date.now() - began) / 1000).toFixed(0)} s, ${args.quick ? "quick" : "full"})\n`)
+  process.stdout.write(`${rows.length} rows -> ${file} (${((Date.now() - began) / 1000).toFixed(0)} s, ${args.quick ? "quick: a smoke test" : "full"})\n`)
+}
+
+/**
+ * What a `--quick` run prints above its table. Its sizes are too small for its ratios to mean what a
+ * full run's do (they have differed from the full run's by up to 5x), so it says so.
+ */
+export const smokeTestBanner =
+  "SMOKE TEST (--quick): every workload runs, reduced; a wrong answer still fails it, but its figures and ratios " +
+  "are not comparable with a full run's. Only `npm run bench` with no options gives the project's figures."
+
+/**
+ * Where a run's rows go: only a full run of every contender and workload replaces `latest.json`, the
+ * project's figures; a quick run writes `quick.json`, and a run narrowed by options `partial.json`.
+ */
+export const resultsFileOf = (args: {
+  readonly quick: boolean
+  readonly only: ReadonlyArray<string>
+  readonly workloads: ReadonlyArray<string>
+  readonly profile: string | undefined
+  readonly logWindow: number | "default" | undefined
+}): string => {
+  if (args.quick) return "quick.json"
+  const narrowed = args.only.length > 0 || args.workloads.length > 0 || args.profile !== undefined || args.logWindow !== undefined
+  return narrowed ? "partial.json" : "latest.json"
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

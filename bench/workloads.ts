@@ -2,7 +2,21 @@
  * The four workloads of PERFORMANCE.md, each one measurement against one contender. Figures come
  * only from answers the load client accepted; a round with any rejected answer is invalid.
  */
-import { sendTask, streamTask, type Target } from "./load-client.ts"
+import { sendOnce, streamOnce, type Target, textMessage } from "../src/bench/load-client.ts"
+import type { RequestOutcome } from "../src/bench/outcome.ts"
+
+/**
+ * One stream of `chunks` artifact chunks from a contender (the message says how many), checked in full: the
+ * chunk texts are their indexes 0, 1, 2, ... and there must be exactly `chunks` of them.
+ */
+const streamTask = (target: Target, chunks: number): Promise<RequestOutcome> =>
+  streamOnce(target, textMessage(String(chunks)), { numberedChunks: true, expectedChunks: chunks })
+
+/** One blocking send to a contender's agent, which completes at once. */
+const sendTask = (target: Target): Promise<RequestOutcome> => sendOnce(target, textMessage("0"))
+
+/** A rejected answer as one line. */
+const reason = (r: RequestOutcome): string | undefined => (r.error === undefined ? undefined : `${r.error.kind}: ${r.error.message}`)
 
 /** The outcome of one measured round. */
 export interface Measurement {
@@ -26,10 +40,11 @@ const round2 = (x: number) => Math.round(x * 100) / 100
 /** Workload 1: one stream of `chunks` artifact chunks, read to the end. */
 export const oneStream = async (target: Target, chunks: number): Promise<Measurement> => {
   const r = await streamTask(target, chunks)
-  const seconds = r.totalMs / 1000
+  const seconds = r.latencyMs / 1000
+  const error = reason(r)
   return {
     ok: r.ok,
-    ...(r.error === undefined ? {} : { error: r.error }),
+    ...(error === undefined ? {} : { error }),
     values: { events_per_s: Math.round(r.events / seconds), bytes_per_s: Math.round(r.bytes / seconds) }
   }
 }
@@ -42,10 +57,10 @@ export const manyStreams = async (target: Target, streams: number, chunks: numbe
   const bad = all.filter((r) => !r.ok)
   const events = all.reduce((n, r) => n + r.events, 0)
   const bytes = all.reduce((n, r) => n + r.bytes, 0)
-  const first = all.map((r) => r.firstEventMs)
+  const first = all.map((r) => r.firstEventMs ?? Number.NaN)
   return {
     ok: bad.length === 0,
-    ...(bad.length === 0 ? {} : { error: `${bad.length}/${streams} streams rejected: ${bad[0]?.error ?? ""}` }),
+    ...(bad.length === 0 ? {} : { error: `${bad.length}/${streams} streams rejected: ${bad[0] === undefined ? "" : reason(bad[0])}` }),
     values: { events_per_s: Math.round(events / seconds), bytes_per_s: Math.round(bytes / seconds) },
     p50_ms: round2(percentile(first, 0.5)),
     p99_ms: round2(percentile(first, 0.99))
@@ -67,7 +82,7 @@ const sendLoop = async (target: Target, concurrency: number, stop: { readonly co
       if (r.ok) latencies.push(r.latencyMs)
       else {
         rejected++
-        firstError ??= r.error
+        firstError ??= reason(r)
       }
     }
   }
@@ -91,7 +106,7 @@ export const taskThroughput = async (target: Target, concurrency: number, durati
 
 /** What the memory workload needs of a contender's process. */
 export interface MemoryProbe {
-  readonly rss: () => Promise<{ readonly bytes: number; readonly gc: boolean }>
+  readonly rss: () => Promise<{ readonly bytes: number; readonly heapBytes: number; readonly gc: boolean }>
 }
 
 const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10
@@ -119,6 +134,8 @@ export const memory = async (
       rss_mb: mb(after.bytes),
       rss_idle_mb: mb(idle.bytes),
       rss_after_ttl_mb: mb(settled.bytes),
+      heap_idle_mb: mb(idle.heapBytes),
+      heap_after_ttl_mb: mb(settled.heapBytes),
       tasks: latencies.length,
       tasks_per_s: Math.round(latencies.length / seconds)
     }

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { verifyChain } from "../src/audit/verify-chain.ts"
 import { discoverVerifiedCard } from "../src/client/card-verification.ts"
+import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../testing/store/postgres.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
@@ -106,6 +107,15 @@ describe("self-contained examples", () => {
     expect(output).toContain('reject (http): rejected, "Rejected: not needed"')
   })
 
+  it("bench-agent.ts load-tests a streaming agent and prints the figures", async () => {
+    const { output, code } = await run("examples/bench-agent.ts")
+    expect(code).toBe(0)
+    expect(output).toContain("200 streams ok, 0 failed, 1000 chunks")
+    expect(output).toMatch(/latency p50 [\d.]+ ms, p99 [\d.]+ ms/)
+    expect(output).toContain("stream over JSON-RPC to http://127.0.0.1:")
+    expect(output).toContain("latency histogram")
+  })
+
   it("push-notifications.ts delivers verified notifications up to the terminal state", async () => {
     const { output, code } = await run("examples/push-notifications.ts")
     expect(code).toBe(0)
@@ -194,6 +204,38 @@ describe("server examples", () => {
     })
     expect(result.status.state).toBe("completed")
     expect(result.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
+  })
+})
+
+describe("postgres-agent.ts (tasks in PostgreSQL)", () => {
+  requirePostgres()
+
+  it("keeps its tasks across a restart", async () => {
+    const schema = randomSchema()
+    const env = { A2A_DATABASE_URL: databaseUrl(), A2A_DATABASE_SCHEMA: schema }
+    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)\s/
+    try {
+      let noted: any
+      await run("examples/postgres-agent.ts", { env, until: listening, onMatch: async ([, url]) => { noted = await send(url!, "buy milk") } })
+      expect(noted.status.state).toBe("completed")
+      let again: any
+      await run("examples/postgres-agent.ts", {
+        env,
+        until: listening,
+        onMatch: async ([, url]) => {
+          const response = await fetch(`${url}/`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { id: noted.id } })
+          })
+          again = (await response.json()).result
+        }
+      })
+      expect(again).toEqual(noted)
+      expect(again.artifacts[0].parts[0].text).toBe("buy milk")
+    } finally {
+      await Effect.runPromise(dropSchema(schema))
+    }
   })
 })
 

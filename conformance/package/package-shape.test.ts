@@ -58,6 +58,7 @@ describe("README code blocks", () => {
       .replace(/from "a2a-actors\/client"/g, 'from "../src/client/index.ts"')
       .replace(/from "a2a-actors\/(node|bun|deno)"/g, 'from "../src/adapters/$1.ts"')
       .replace(/from "a2a-actors\/(schemas|machines)"/g, 'from "../$1/index.ts"')
+      .replace(/from "a2a-actors\/postgres"/g, 'from "../src/store/postgres/index.ts"')
       .replace(/from "a2a-actors"/g, 'from "../src/index.ts"')
 
   it("has code blocks taken from the examples", () => {

@@ -7,7 +7,7 @@
  */
 
 /** The commands of `a2a`. */
-export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call"] as const
+export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call", "bench"] as const
 /** One command name. */
 export type Command = (typeof COMMANDS)[number]
 
@@ -30,6 +30,16 @@ export interface ParsedArgs {
   readonly headers: Readonly<Record<string, string>>
   readonly extensions: ReadonlyArray<string>
   readonly timeoutMs: number | undefined
+  /** The options of `bench`, as given (see bench-args.ts). */
+  readonly bench: BenchFlags
+}
+
+/** The raw `bench` options: flags with values, and the switches given. */
+export interface BenchFlags {
+  readonly values: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly switches: ReadonlySet<string>
+  /** `--compare a.json b.json`: the two result files. */
+  readonly compare: readonly [string, string] | undefined
 }
 
 /** The outcome of parsing: a command to run, a request for help or the version, or a usage error. */
@@ -58,6 +68,9 @@ Commands:
                                      extension whose card declaration lists the method (or its
                                      namespace) in params.methods; name it with --extension
                                      when the card lists none
+  bench  <url>                       load-test the agent and print throughput, latency
+                                     percentiles, errors by kind and a latency histogram
+  bench --compare <a.json> <b.json>  the ratios between two results saved with bench --json
 
 Options:
   --json                    machine output: one JSON document (stream: one per line)
@@ -72,22 +85,48 @@ Options:
   -h, --help                show this help
   -V, --version             show the version
 
+Options of bench (only loopback targets unless --allow-remote; maxima in brackets):
+  --workload <w>            send (blocking message/send, default), stream (message/stream,
+                            every event read), resubscribe (stream cut after --drop-after
+                            events, resumed with Last-Event-ID: no event missing or repeated)
+  --transport <t>           jsonrpc, rest, or auto (default: the card's preferred binding)
+  --concurrency <n>         requests in flight at most (default 10) [1000]
+  --duration <time>         how long to send: 30s, 1500ms, 2m (default 10s) [10m]
+  --requests <n>            how many requests; with --duration, whichever ends first [1000000]
+  --rate <n>                requests per second at fixed times (open model: latency runs from
+                            each request's scheduled time) [10000]
+  --message <text>          the text to send (default "hello")
+  --message-file <file>     a JSON A2A Message to send (its messageId is replaced each time)
+  --numbered-chunks         each artifact's chunks carry consecutive integers: check the order
+  --drop-after <n>          resubscribe: events to read before cutting the stream (default 2)
+  --insecure                accept a TLS certificate that does not verify (self-signed)
+  --allow-remote            allow a target that is not this machine
+  --compare                 compare two results: bench --compare a.json b.json
+  A live progress line is drawn on stderr when it is a terminal. Every answer is checked;
+  only accepted ones count. --json prints the whole result as JSON.
+
 Exit codes:
   0  success
-  1  the agent answered with an A2A error (e.g. task not found)
+  1  the agent answered with an A2A error (e.g. task not found); bench: some requests failed
   2  usage error
   3  transport error: agent unreachable, timeout, HTTP error status
   4  the answer is not valid A2A (not JSON, wrong shape, no agent card)
 `
 
-const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout"])
+/** The options of `bench` that take a value, and its switches. */
+const BENCH_VALUES = ["--workload", "--transport", "--concurrency", "--duration", "--requests", "--rate", "--message", "--message-file", "--drop-after"]
+const BENCH_SWITCHES = ["--numbered-chunks", "--insecure", "--allow-remote", "--compare"]
+
+const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout", ...BENCH_VALUES])
+const SWITCHES = new Set(BENCH_SWITCHES)
 
 /** The commands each command-specific flag applies to; the other flags apply to all. */
 const APPLIES_TO: ReadonlyMap<string, ReadonlyArray<Command>> = new Map([
   ["--task", ["send", "stream"]],
   ["--context", ["send", "stream"]],
   ["--skill", ["send", "stream"]],
-  ["--history", ["send", "get"]]
+  ["--history", ["send", "get"]],
+  ...[...BENCH_VALUES, ...BENCH_SWITCHES].map((flag): [string, ReadonlyArray<Command>] => [flag, ["bench"]])
 ])
 
 const isCommand = (s: string | undefined): s is Command => (COMMANDS as ReadonlyArray<string>).includes(s ?? "")
@@ -127,6 +166,7 @@ const callParams = (raw: string | undefined): { readonly params: unknown } | str
 export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   const positional: Array<string> = []
   const values = new Map<string, Array<string>>()
+  const switches = new Set<string>()
   let json = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -134,6 +174,10 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
     if (arg === "-V" || arg === "--version") return { _tag: "Version" }
     if (arg === "--json") {
       json = true
+      continue
+    }
+    if (SWITCHES.has(arg)) {
+      switches.add(arg)
       continue
     }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1
@@ -150,10 +194,16 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   const [command, url, argument, ...rest] = positional
   if (command === undefined) return usage("missing command")
   if (!isCommand(command)) return usage(`unknown command "${command}"`)
+  let compare: readonly [string, string] | undefined
+  if (command === "bench" && switches.has("--compare")) {
+    if (url === undefined || argument === undefined || rest.length > 0) return usage("--compare needs two result files: bench --compare a.json b.json")
+    compare = [url, argument]
+  }
   if (url === undefined) return usage(`${command} needs the agent's URL`)
-  if (!/^https?:\/\//i.test(url)) return usage(`"${url}" is not an http(s) URL`)
-  if (command === "card" && argument !== undefined) return usage("card takes only the URL")
-  if (command !== "card" && argument === undefined) return usage(`${command} needs ${missingArgument(command)}`)
+  if (compare === undefined && !/^https?:\/\//i.test(url)) return usage(`"${url}" is not an http(s) URL`)
+  const onlyUrl = command === "card" || command === "bench"
+  if (onlyUrl && compare === undefined && argument !== undefined) return usage(`${command} takes only the URL`)
+  if (!onlyUrl && argument === undefined) return usage(`${command} needs ${missingArgument(command)}`)
   let params: unknown
   if (command === "call") {
     if (!/^[^/\s]+(\/[^/\s]+)+$/.test(argument!)) return usage(`call expects a method {namespace}/{action}, got "${argument}"`)
@@ -163,7 +213,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   }
   if (rest.length > 0) return usage(`unexpected argument "${rest[0]}" (quote text with spaces)`)
   for (const [flag, commands] of APPLIES_TO) {
-    if (values.has(flag) && !commands.includes(command)) {
+    if ((values.has(flag) || switches.has(flag)) && !commands.includes(command)) {
       return usage(`${flag} does not apply to ${command} (it applies to ${commands.join(", ")})`)
     }
   }
@@ -195,7 +245,8 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
       token: last("--token"),
       headers,
       extensions: values.get("--extension") ?? [],
-      timeoutMs
+      timeoutMs,
+      bench: { values, switches, compare }
     }
   }
 }

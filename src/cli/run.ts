@@ -13,6 +13,7 @@ import type { A2AClientTransportError } from "../client/errors.ts"
 import { extensionFor } from "../client/extension-activation.ts"
 import { authHeader, extensionsHeader } from "../client/interceptors.ts"
 import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
+import { runBench } from "./bench-command.ts"
 import { formatCard, formatSendResult, formatTask } from "./format.ts"
 import { streamPrinter } from "./stream-printer.ts"
 import { packageVersion } from "./version.ts"
@@ -20,7 +21,8 @@ import { packageVersion } from "./version.ts"
 /** Where the command writes, and the fetch it uses. */
 export interface CliIo {
   readonly stdout: { readonly write: (text: string) => unknown }
-  readonly stderr: { readonly write: (text: string) => unknown }
+  /** `isTTY` (as on `process.stderr`) turns on `bench`'s live progress line. */
+  readonly stderr: { readonly write: (text: string) => unknown; readonly isTTY?: boolean }
   /** Defaults to the global fetch. */
   readonly fetch?: typeof globalThis.fetch
 }
@@ -158,6 +160,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     return ExitCode.Usage
   }
   const args = parsed.args
+  if (args.command === "bench") return runBench(args, io)
   const exit = await Effect.runPromiseExit(command(args, io))
   if (Exit.isSuccess(exit)) return ExitCode.Ok
   const failure = Cause.findErrorOption(exit.cause)

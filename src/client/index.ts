@@ -65,3 +65,28 @@ export {
   verifyAgentCard,
   verifyAgentCardText
 } from "./card-verification.ts"
+export {
+  BENCH_RESULT_FORMAT,
+  BenchOptionError,
+  type BenchPlan,
+  type BenchProgress,
+  BenchRefusedError,
+  type BenchResult,
+  BenchTargetError,
+  type BenchTransport,
+  type BenchWorkload,
+  benchLimits,
+  benchmark,
+  type BenchmarkOptions,
+  benchWorkloads,
+  type ComparedFigure,
+  compareResults,
+  drawHistogram,
+  formatComparison,
+  formatResult,
+  type Histogram,
+  type HostResolver,
+  isBenchResult,
+  type LatencySummary,
+  type MessageTemplate
+} from "../bench/index.ts"

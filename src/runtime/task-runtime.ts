@@ -566,12 +566,18 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       Effect.map(lookup(params.id, ctx.principal), ({ host, record, task }): Stream.Stream<SequencedEvent, ProtocolError> => {
         if (host === undefined || !host.materialized()) {
           // A task that finished here moments ago still has its events: resume exactly after the client's last one.
-          const log = lastEventId === undefined ? undefined : finished.get(params.id, Date.now())
+          // (On a shared store the stored events serve every instance alike.)
+          const log = lastEventId === undefined || shared !== undefined ? undefined : finished.get(params.id, Date.now())
           if (log !== undefined && lastEventId !== undefined && lastEventId < log.lastSeq()) {
             return untilFinal(log.subscribe({ after: lastEventId }))
           }
           if (shared !== undefined && record !== undefined) return resumeStored(shared, record, lastEventId)
           return Stream.make<Array<SequencedEvent>>({ seq: 0, event: task })
+        }
+        // Older than the log's window: a shared store still has the events.
+        const oldest = host.log.lastSeq() - host.log.retained() + 1
+        if (shared !== undefined && lastEventId !== undefined && lastEventId >= 0 && lastEventId + 1 < oldest) {
+          return storedEvents(params.id, lastEventId)
         }
         return untilFinal(host.log.subscribe(lastEventId === undefined ? {} : { after: lastEventId }))
       })

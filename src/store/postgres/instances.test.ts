@@ -23,8 +23,9 @@ const leaseMs = 1_000
 const ran: Array<string> = []
 const interrupted: Array<string> = []
 
-const agentOf = (instance: string) =>
+const agentOf = (instance: string, retrySafe = false) =>
   Agent.make({
+    retrySafe,
     card: {
       name: `instance ${instance}`,
       description: "Holds, counts, races and asks, naming the instance it runs on.",
@@ -56,6 +57,11 @@ const agentOf = (instance: string) =>
           yield* Effect.sleep(Math.floor(Math.random() * 21))
           return yield* ctx.complete(`completed on ${instance}`)
         }
+        if (text === "slow") {
+          yield* ctx.working()
+          yield* Effect.sleep(300)
+          return yield* ctx.complete(`slow done on ${instance}`)
+        }
         if (text === "ask") {
           const answer = yield* ctx.requestInput("your name?")
           return yield* ctx.complete(`hello ${messageText(answer)} from ${instance}`)
@@ -74,9 +80,9 @@ interface Instance {
 const schema = randomSchema()
 const instances: Array<Instance> = []
 
-const start = async (name: string): Promise<Instance> => {
-  const store = makePostgresTaskStore({ url: databaseUrl(), schema, lease: leaseMs, instanceId: name })
-  const server = await A2AServer.make(agentOf(name), {
+const start = async (name: string, inSchema = schema, retrySafe = false): Promise<Instance> => {
+  const store = makePostgresTaskStore({ url: databaseUrl(), schema: inSchema, lease: leaseMs, instanceId: name })
+  const server = await A2AServer.make(agentOf(name, retrySafe), {
     runtime: { store },
     push: { allow: ["127.0.0.1"], transport: async () => ({ status: 200 }) }
   })
@@ -100,9 +106,14 @@ beforeAll(async () => {
   b = await start("B")
 }, 30_000)
 
+const retrySchema = randomSchema()
+
 afterAll(async () => {
   for (const instance of instances) await instance.close()
-  if (testDatabaseUrl !== undefined) await Effect.runPromise(dropSchema(schema))
+  if (testDatabaseUrl !== undefined) {
+    await Effect.runPromise(dropSchema(schema))
+    await Effect.runPromise(dropSchema(retrySchema))
+  }
 })
 
 /** A task started on `on` that is `working` when this returns. */
@@ -113,9 +124,9 @@ const startTask = async (on: Instance, text: string) => {
   return task.id as string
 }
 
-const stored = (taskId: string) =>
+const stored = (taskId: string, inSchema = schema) =>
   testQuery<{ readonly state: string; readonly lease_instance: string | null; readonly last_seq: number }>(
-    `SELECT state, lease_instance, last_seq FROM ${schema}.tasks WHERE id = $1`,
+    `SELECT state, lease_instance, last_seq FROM ${inSchema}.tasks WHERE id = $1`,
     [taskId]
   ).pipe(Effect.map((rows) => rows[0]), Effect.runPromise)
 
@@ -260,5 +271,29 @@ describe("fencing by lease epoch", () => {
     expect(task.status.message.parts[0].text).toMatch(/instance that stopped/)
     // A's agent is stopped once A finds its writes refused (here: on its next write, the cancel at shutdown)
     expect(finalStates(await allEvents(b, id))).toEqual(["failed"])
+  })
+})
+
+describe("an agent that is safe to run again", () => {
+  requirePostgres()
+
+  it("runs again on a live instance when its instance lost the lease, and the stale run's writes are refused", async () => {
+    const c = await start("C", retrySchema, true)
+    const d = await start("D", retrySchema, true)
+    const id = await startTask(c, "slow")
+    // C stalls past its lease (as if paused): the lease is no longer C's
+    await Effect.runPromise(testQuery(`UPDATE ${retrySchema}.tasks SET lease_instance = 'gone', lease_until = 0 WHERE id = $1`, [id]))
+    const done = await eventually(async () => {
+      const row = await stored(id, retrySchema)
+      return row?.state === "completed" ? row : undefined
+    }, 5 * leaseMs)
+    expect(done.lease_instance).toBeNull()
+    const task = (await d.call("tasks/get", { id })).body.result
+    // C's own completion came while it no longer held the lease: refused, so the run that stored its end is the second one
+    const runs = ran.filter((r) => r.includes(id))
+    expect(runs).toHaveLength(2)
+    expect(task.status.message.parts[0].text).toMatch(/^slow done on [CD]$/)
+    expect(runs[1]!.startsWith(task.status.message.parts[0].text.slice(-1))).toBe(true)
+    expect(finalStates(await allEvents(c, id))).toEqual(["completed"])
   })
 })
