@@ -16,17 +16,20 @@
  *   `tasks/resubscribe` and `Last-Event-ID: 0`, so every event crosses PostgreSQL; events/s.
  *
  * The database is `A2A_DATABASE_URL` (default the local `postgres://postgres@127.0.0.1:5432/test`),
- * in a schema of the run's own, dropped afterwards. Rows go to `bench/results/cluster.json`.
+ * in a schema of the run's own, dropped afterwards. Rows go to `bench/results/cluster.json`
+ * (`cluster-quick.json` with `--quick`).
  */
 import { randomUUID } from "node:crypto"
 import { mkdirSync, writeFileSync } from "node:fs"
-import { request } from "node:http"
+import { type IncomingMessage, request } from "node:http"
 import { fileURLToPath } from "node:url"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { contenderSpecs, type ContenderSpec, type RunningContender, startContender } from "./contender-process.ts"
-import { makeTarget, StreamValidator, type StreamOutcome, type Target } from "./load-client.ts"
+import { makeTarget, streamOnce, type Target, textMessage } from "../src/bench/load-client.ts"
+import type { OutcomeError, RequestOutcome } from "../src/bench/outcome.ts"
+import { StreamCheck } from "../src/bench/stream-check.ts"
 import { percentile, taskThroughput, type Measurement } from "./workloads.ts"
 
 /** How big the cluster workloads are. */
@@ -74,11 +77,8 @@ interface Setup {
 let nextId = 1
 
 const post = (target: Target, body: string, headers: Record<string, string>) =>
-  new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
-    const req = request({
-      host: target.host,
-      port: target.port,
-      path: target.path,
+  new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(target.endpoint, {
       method: "POST",
       agent: target.agent,
       headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers }
@@ -89,60 +89,74 @@ const post = (target: Target, body: string, headers: Record<string, string>) =>
 
 const rpcBody = (method: string, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params })
 
-/** Reads an SSE answer through the load client's checks. */
-const readStream = (response: import("node:http").IncomingMessage, chunks: number, start: number): Promise<StreamOutcome> =>
+const checks = (chunks: number) => ({ numberedChunks: true, expectedChunks: chunks, consecutiveIds: true })
+
+/** Reads an SSE answer through the load client's stream checks. */
+const readChecked = (response: IncomingMessage, chunks: number, start: number): Promise<RequestOutcome> =>
   new Promise((resolve) => {
-    const validator = new StreamValidator(chunks)
+    const check = new StreamCheck("JSONRPC", checks(chunks))
     let bytes = 0
-    const done = (error?: string) => {
-      const verdict = error === undefined ? validator.finish() : { ok: false, error }
+    const done = (error?: OutcomeError) => {
+      const verdict = error ?? check.failure ?? check.finish()
       resolve({
-        ok: verdict.ok,
-        ...(verdict.error === undefined ? {} : { error: verdict.error }),
-        events: validator.events,
-        artifacts: validator.artifacts,
-        bytes,
-        firstEventMs: validator.firstEventAt < 0 ? Number.NaN : validator.firstEventAt - start,
-        totalMs: performance.now() - start
+        ok: verdict === undefined,
+        ...(verdict === undefined ? {} : { error: verdict }),
+        startMs: start,
+        latencyMs: performance.now() - start,
+        ...(check.firstEventAt < 0 ? {} : { firstEventMs: check.firstEventAt - start }),
+        events: check.events,
+        chunks: check.chunks,
+        bytes
       })
     }
     const type = response.headers["content-type"] ?? ""
     if (response.statusCode !== 200 || !type.startsWith("text/event-stream")) {
       response.resume()
-      return done(`HTTP ${response.statusCode} ${type}`)
+      return done({ kind: `HTTP ${response.statusCode}`, message: type })
     }
     response.on("data", (b: Buffer) => {
       bytes += b.length
-      validator.feed(b.toString("latin1"))
+      check.feed(b.toString("latin1"))
     })
     response.on("end", () => done())
-    response.on("error", (e) => done(e.message))
+    response.on("error", (e) => done({ kind: "transport", message: e.message }))
   })
 
-const message = (text: string) => ({ kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text }] })
+const failedBefore = (start: number, message: string): RequestOutcome => ({
+  ok: false,
+  error: { kind: "validation: not a task", message },
+  startMs: start,
+  latencyMs: performance.now() - start,
+  events: 0,
+  chunks: 0,
+  bytes: 0
+})
 
 /** A task of `chunks` chunks started on `runner` and read on `reader` from its first event. */
-const crossInstanceStream = async (runner: Target, reader: Target, chunks: number): Promise<StreamOutcome> => {
+const crossInstanceStream = async (runner: Target, reader: Target, chunks: number): Promise<RequestOutcome> => {
   const start = performance.now()
-  const sent = await post(runner, rpcBody("message/send", { message: message(String(chunks)), configuration: { blocking: false } }), { accept: "application/json" })
+  const message = { kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: String(chunks) }] }
+  const sent = await post(runner, rpcBody("message/send", { message, configuration: { blocking: false } }), { accept: "application/json" })
   const parts: Array<Buffer> = []
   for await (const part of sent) parts.push(part as Buffer)
   const text = Buffer.concat(parts).toString("utf8")
-  const taskId = (JSON.parse(text) as { result?: { id?: unknown } }).result?.id
-  if (typeof taskId !== "string") return { ok: false, error: `not a Task: ${text.slice(0, 200)}`, events: 0, artifacts: 0, bytes: 0, firstEventMs: Number.NaN, totalMs: 0 }
+  let taskId: unknown
+  try {
+    taskId = (JSON.parse(text) as { result?: { id?: unknown } }).result?.id
+  } catch {
+    taskId = undefined
+  }
+  if (typeof taskId !== "string") return failedBefore(start, text.slice(0, 200))
   const response = await post(reader, rpcBody("tasks/resubscribe", { id: taskId }), { accept: "text/event-stream", "last-event-id": "0" })
-  return readStream(response, chunks, start)
+  return readChecked(response, chunks, start)
 }
 
 /** A task of `chunks` chunks streamed with `message/stream` on one instance. */
-const sameInstanceStream = async (target: Target, chunks: number): Promise<StreamOutcome> => {
-  const start = performance.now()
-  const response = await post(target, rpcBody("message/stream", { message: message(String(chunks)) }), { accept: "text/event-stream" })
-  return readStream(response, chunks, start)
-}
+const sameInstanceStream = (target: Target, chunks: number): Promise<RequestOutcome> =>
+  streamOnce(target, textMessage(String(chunks)), checks(chunks))
 
 const streamRead = async (setup: Setup, sizes: ClusterSizes, round: number): Promise<Measurement> => {
-  const outcomes: Array<StreamOutcome> = []
+  const outcomes: Array<RequestOutcome> = []
   for (let k = 0; k < sizes.streamsPerRound; k++) {
     const n = setup.instances.length
     outcomes.push(n > 1
@@ -150,13 +164,13 @@ const streamRead = async (setup: Setup, sizes: ClusterSizes, round: number): Pro
       : await sameInstanceStream(setup.target, sizes.streamChunks))
   }
   const bad = outcomes.find((o) => !o.ok)
-  const seconds = outcomes.reduce((s, o) => s + o.totalMs, 0) / 1000
+  const seconds = outcomes.reduce((s, o) => s + o.latencyMs, 0) / 1000
   const events = outcomes.reduce((s, o) => s + o.events, 0)
   return {
     ok: bad === undefined,
-    ...(bad?.error === undefined ? {} : { error: bad.error }),
+    ...(bad?.error === undefined ? {} : { error: `${bad.error.kind}: ${bad.error.message}` }),
     values: { events_per_s: Math.round(events / seconds) },
-    p50_ms: Math.round(percentile(outcomes.map((o) => o.firstEventMs), 0.5) * 100) / 100
+    p50_ms: Math.round(percentile(outcomes.map((o) => o.firstEventMs ?? Number.NaN), 0.5) * 100) / 100
   }
 }
 
@@ -189,14 +203,14 @@ const startSetup = async (name: string, instances: number, env: Record<string, s
     await Promise.all(running.map((r) => r.stop()))
     throw e
   }) : undefined
-  const targets = running.map((r) => makeTarget(`${r.url}/`, sizes.concurrency))
-  const target = front === undefined ? targets[0]! : makeTarget(`${front.url}/`, sizes.concurrency)
+  const targets = running.map((r) => makeTarget(`${r.url}/`, { connections: sizes.concurrency }))
+  const target = front === undefined ? targets[0]! : makeTarget(`${front.url}/`, { connections: sizes.concurrency })
   return {
     name,
     target,
     instances: targets,
     stop: async () => {
-      for (const t of [target, ...targets]) t.agent.destroy()
+      for (const t of new Set([target, ...targets])) t.close()
       await front?.stop()
       await Promise.all(running.map((r) => r.stop()))
     }
@@ -301,7 +315,8 @@ export const runClusterMain = async (quick: boolean, resultsDir: string): Promis
     const rows = await runClusterBench({ sizes: quick ? clusterQuickSizes : clusterFullSizes, database: { A2A_DATABASE_URL: url, A2A_DATABASE_SCHEMA: schema } })
     process.stdout.write(`${formatClusterTable(rows)}\n`)
     mkdirSync(resultsDir, { recursive: true })
-    const file = `${resultsDir}cluster.json`
+    // A quick run is a smoke test: it never replaces the figures of a full one.
+    const file = `${resultsDir}${quick ? "cluster-quick.json" : "cluster.json"}`
     writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`)
     process.stdout.write(`${rows.length} rows -> ${file} (${((Date.now() - began) / 1000).toFixed(0)} s, ${quick ? "quick" : "full"})\n`)
   } finally {
