@@ -137,4 +137,34 @@ describe("EventLog", () => {
       const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
       expect(Cause.isDone(yield* Effect.flip(pull))).toBe(true)
     }))
+
+  it.effect("a gated log hands readers only published events, and continues after a given start", () =>
+    Effect.gen(function*() {
+      const log = makeEventLog<string>({ snapshot: () => "snap", startAfter: 10, gated: true })
+      log.append("a")
+      log.append("b")
+      log.append("c")
+      const fiber = yield* Effect.forkChild(Stream.runCollect(log.subscribe({ after: 10 })))
+      yield* untilSubscribers(log, 1)
+      log.publish(12)
+      log.close()
+      yield* Effect.yieldNow
+      // closed, but 13 is not published yet: the reader waits for it
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      log.publish(13)
+      expect(seqs(yield* Fiber.join(fiber))).toEqual([11, 12, 13])
+      // a replay never goes beyond what was published
+      expect(yield* Stream.runCollect(log.subscribe({ after: 11 }))).toEqual([{ seq: 12, event: "b" }, { seq: 13, event: "c" }])
+    }))
+
+  it.effect("a gated log drops what was never published when discarded", () =>
+    Effect.gen(function*() {
+      const log = makeEventLog<string>({ snapshot: () => "snap", gated: true })
+      log.append("a")
+      log.append("b")
+      log.publish(1)
+      log.discard()
+      expect(yield* Stream.runCollect(log.subscribe({ after: 0 }))).toEqual([{ seq: 1, event: "a" }])
+      expect(log.lastSeq()).toBe(1)
+    }))
 })

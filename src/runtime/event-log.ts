@@ -47,6 +47,10 @@ export interface EventLog<E> {
   readonly subscribers: () => number
   /** Whether `close` was called. */
   readonly closed: () => boolean
+  /** A gated log hands readers the events up to `seq` from now on (its producer stored them). */
+  readonly publish: (seq: number) => void
+  /** A gated log drops the events not published yet and closes: they will never be stored. */
+  readonly discard: () => void
 }
 
 /** Options of {@link makeEventLog}. */
@@ -57,6 +61,11 @@ export interface EventLogOptions<E> {
   readonly snapshot: () => E
   /** Sequence number the log continues after (a task taken over from another instance). Default 0. */
   readonly startAfter?: number
+  /**
+   * Readers get an event only once it is published (`publish`): a task on a shared store shows no event
+   * that is not stored, so a reader resuming on another instance never holds an id that instance lacks.
+   */
+  readonly gated?: boolean
 }
 
 interface Subscriber {
@@ -81,6 +90,10 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
   const subs = new Set<Subscriber>()
   const first = Math.max(0, Math.floor(options.startAfter ?? 0)) + 1
   let last = first - 1
+  const gated = options.gated === true
+  let published = first - 1
+  // What readers may have: every appended event, or on a gated log the published ones.
+  const visible = gated ? () => published : () => last
   let isClosed = false
   // Subscribers parked in a pull; appends skip the wake-up pass while there are none.
   let waiting = 0
@@ -101,7 +114,7 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     if (isClosed) return undefined
     ring[last % window] = event
     const seq = ++last
-    wakeAll()
+    if (!gated) wakeAll()
     return { seq, event }
   }
 
@@ -123,7 +136,8 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
       return unpark
     })
     const pull: Effect.Effect<Arr.NonEmptyReadonlyArray<Sequenced<E>>, Cause.Done> = Effect.suspend(() => {
-      const behind = last - sub.cursor
+      const upTo = visible()
+      const behind = upTo - sub.cursor
       if (behind > 0) {
         if (behind > sub.maxLag || sub.cursor + 1 < oldestRetained()) {
           sub.cursor = last
@@ -132,10 +146,11 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
         const out = new Array<Sequenced<E>>(behind)
         const from = sub.cursor
         for (let i = 0; i < behind; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
-        sub.cursor = last
+        sub.cursor = upTo
         return Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<Sequenced<E>>)
       }
-      if (isClosed) return Cause.done()
+      // A closed gated log still hands over what gets published after the close (the terminal write).
+      if (isClosed && sub.cursor >= last) return Cause.done()
       return parkThenPull
     })
     const parkThenPull = Effect.andThen(parked, pull)
@@ -146,7 +161,7 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     Stream.suspend(() => {
       const maxLag = Math.min(window, Math.max(1, opts?.maxLag ?? window))
       const after = opts?.after
-      const canReplay = after !== undefined && after >= 0 && after <= last && after + 1 >= oldestRetained()
+      const canReplay = after !== undefined && after >= 0 && after <= visible() && after + 1 >= oldestRetained()
       const sub: Subscriber = { cursor: canReplay ? after : last, maxLag, wake: undefined }
       subs.add(sub)
       const live = Stream.fromPull(Effect.succeed(pullFor(sub)))
@@ -165,6 +180,18 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     lastSeq: () => last,
     retained: () => Math.min(last - first + 1, window),
     subscribers: () => subs.size,
-    closed: () => isClosed
+    closed: () => isClosed,
+    publish: (seq) => {
+      if (!gated) return
+      const upTo = Math.min(seq, last)
+      if (upTo <= published) return
+      published = upTo
+      wakeAll()
+    },
+    discard: () => {
+      if (gated) last = published
+      isClosed = true
+      wakeAll()
+    }
   }
 }

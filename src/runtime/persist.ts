@@ -21,6 +21,8 @@ export interface PersistOptions {
    * the record). A successful write stores them and drops that many from the front.
    */
   readonly unsent?: Array<Sequenced<StreamResult>>
+  /** Called after a write that stored `unsent` events, with the sequence number of the last of them. */
+  readonly onStored?: (seq: number) => void
   /** Called once when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
   readonly onRefused?: (refusal: WriteRefused) => void
 }
@@ -78,7 +80,11 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
             version = record.version
             written = task
             configsDirty = false
-            if (sending > 0) unsent!.splice(0, sending)
+            if (sending > 0) {
+              const lastSeq = unsent![sending - 1]!.seq
+              unsent!.splice(0, sending)
+              options.onStored?.(lastSeq)
+            }
           })
         ),
         Effect.tapErrorTag("WriteRefused", (refusal) =>

@@ -153,13 +153,15 @@ export const makeTaskHost = (
     let receivers: Array<(input: RunInput | undefined) => void> = []
     // Callbacks instead of a fresh Deferred per change: most changes have nobody waiting.
     let waiters: Array<() => void> = []
+    // A store shared by several instances keeps every event with the record, for readers elsewhere; readers
+    // here get an event once it is stored, so the id a reader holds is one every instance has.
+    const shared = env.store.shared !== undefined
     const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
       snapshot: () => (replied !== undefined ? replied : taskOf(snapshot)),
-      startAfter: init.restored?.lastSeq ?? 0
+      startAfter: init.restored?.lastSeq ?? 0,
+      gated: shared
     }), env.window, env.stallMs)
-    // A store shared by several instances keeps every event with the record, for readers elsewhere.
-    const shared = env.store.shared !== undefined
     const unsent: Array<Sequenced<StreamResult>> | undefined = shared ? [] : undefined
     const append = unsent === undefined
       ? (event: StreamResult) => void log.append(event)
@@ -176,7 +178,7 @@ export const makeTaskHost = (
       onFailure: () => {
         env.storeHealth.failedWrites++
       },
-      ...(unsent === undefined ? {} : { unsent }),
+      ...(unsent === undefined ? {} : { unsent, onStored: (seq: number) => log.publish(seq) }),
       onRefused: (refusal) => abandon(refusal.message)
     })
 
@@ -437,7 +439,9 @@ export const makeTaskHost = (
               const late = replyRefusal()
               if (late !== undefined) return Effect.fail(late)
               replied = message
+              // Not stored (no task exists): published at once.
               log.append(message)
+              log.publish(log.lastSeq())
               signal()
               release()
               return forget
@@ -471,7 +475,8 @@ export const makeTaskHost = (
         if (isTerminal(state()) || isInterrupted(state())) return runEnded
         const next = inbox.shift()
         if (next !== undefined) return begin(next, false)
-        if (env.agent.onReturn === "keep") return runEnded
+        // Kept as it is: stored as it is (a run that returned without acting left the new Task unwritten).
+        if (env.agent.onReturn === "keep") return Effect.andThen(persistAndMaybeForget, runEnded)
         const refusal = applySync({ type: "complete", timestamp })
         return refusal === undefined ? Effect.andThen(persistAndMaybeForget, runEnded) : runEnded
       }))
@@ -571,6 +576,8 @@ export const makeTaskHost = (
       if (abandoned) return
       abandoned = true
       const fiber = runFiber
+      // Events not stored will never be: readers here end, and resume where the events are stored.
+      log.discard()
       release()
       Effect.runFork(Effect.andThen(
         Effect.logWarning(`task ${taskId}: stopped here: ${reason}`),

@@ -297,3 +297,52 @@ describe("an agent that is safe to run again", () => {
     expect(finalStates(await allEvents(c, id))).toEqual(["completed"])
   })
 })
+
+describe("events on the instance that runs the task", () => {
+  requirePostgres()
+
+  it("reach its readers only once stored, so the id a reader holds is one every instance has", async () => {
+    // A slow store: every write takes 80 ms more, so an event shown before it is stored would be seen.
+    const slow = Effect.map(
+      makePostgresTaskStore({ url: databaseUrl(), schema, lease: leaseMs, instanceId: "slow" }),
+      (store) => ({ ...store, put: (...args: Parameters<typeof store.put>) => Effect.delay(store.put(...args), 80) })
+    )
+    const server = await A2AServer.make(agentOf("S"), { runtime: { store: slow } })
+    const listening = await serveNode(server, { port: 0, host: "127.0.0.1" })
+    try {
+      const response = await fetch(`${listening.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: textMessage("count 4") })
+      })
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ""
+      const checked: Array<number> = []
+      let taskId: string | undefined
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        buffer += value
+        let end: number
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const frame = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const idLine = /^id: ?(\d+)$/m.exec(frame)
+          if (idLine === null) continue
+          const id = Number(idLine[1])
+          const event = JSON.parse(/^data: ?(.*)$/m.exec(frame)![1]!).result
+          taskId ??= event.id
+          const rows = await Effect.runPromise(
+            testQuery<{ readonly seq: number }>(`SELECT seq FROM ${schema}.events WHERE task_id = $1 AND seq = $2`, [taskId, id])
+          )
+          expect(rows, `event ${id} is stored when it arrives`).toHaveLength(1)
+          checked.push(id)
+        }
+      }
+      expect(checked).toEqual(Array.from({ length: checked.length }, (_, i) => i + 1))
+      expect(checked.length).toBeGreaterThanOrEqual(7)
+    } finally {
+      await listening.close({ graceMs: 0 })
+    }
+  })
+})
