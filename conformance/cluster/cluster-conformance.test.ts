@@ -45,6 +45,11 @@ describe.skipIf(database === undefined)(`conformance scenarios through the clust
     expect(rest.passed).toBe(allRestScenarios.length)
   })
 
+  it("logged no error on any instance", () => {
+    const errors = output.filter((line) => /^\[\w+\] \[[\d:.]+\] ERROR\b/.test(line))
+    expect(errors, errors.length === 0 ? "" : output.join("\n").slice(-6_000)).toEqual([])
+  })
+
   it("spread the requests over all three instances, whose cards name the front", async () => {
     const seen = new Set<string>()
     for (let i = 0; i < 3; i++) {
