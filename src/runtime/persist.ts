@@ -23,6 +23,8 @@ export interface PersistOptions {
   readonly unsent?: Array<Sequenced<StreamResult>>
   /** Called after a write that stored `unsent` events, with the sequence number of the last of them. */
   readonly onStored?: (seq: number) => void
+  /** Runs an effect in a fiber of its own (for `writeSoon`); absent: `writeSoon` writes and waits. */
+  readonly fork?: (effect: Effect.Effect<void>) => Effect.Effect<void>
   /** Called once when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
   readonly onRefused?: (refusal: WriteRefused) => void
 }
@@ -34,6 +36,11 @@ export interface TaskPersister {
    * failure is logged, not raised: the next write carries the change along.
    */
   readonly write: Effect.Effect<void>
+  /**
+   * As `write`, in the background: the caller goes on at once. Changes made while a write is in flight go
+   * together in the next one, so a burst of changes costs a few writes, not one each.
+   */
+  readonly writeSoon: Effect.Effect<void>
   /** As `write`, but fails when the latest Task and push configs are not stored afterwards. */
   readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
   /** Whether the store holds the latest Task and push configs. */
@@ -123,8 +130,20 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
   const write = lock(Effect.suspend(() => (refused ? Effect.void : logged(attempt(3)))))
   const flush = lock(Effect.flatMap(attempt(3), () =>
     stored() ? Effect.void : Effect.fail(new TaskStoreFailure({ message: "the task changed while it was written" }))))
+  // One background write waiting for its turn at most: it takes whatever is pending when it runs.
+  let scheduled = false
+  const fork = options.fork
+  const writeSoon = fork === undefined ? write : Effect.suspend(() => {
+    if (scheduled || refused) return Effect.void
+    scheduled = true
+    return fork(lock(Effect.suspend(() => {
+      scheduled = false
+      return logged(attempt(3))
+    })))
+  })
   return {
     write,
+    writeSoon,
     flush,
     stored,
     pushConfigs: () => pushConfigs,

@@ -119,6 +119,9 @@ interface InputWaiter {
   wake: ((answer: Message) => void) | undefined
 }
 
+/** Events a task on a shared store may hold unstored before its agent waits for the store. */
+const unsentBound = 256
+
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 /** Creates the host of a new task; the agent runs once `run` is called. */
@@ -178,7 +181,9 @@ export const makeTaskHost = (
       onFailure: () => {
         env.storeHealth.failedWrites++
       },
-      ...(unsent === undefined ? {} : { unsent, onStored: (seq: number) => log.publish(seq) }),
+      ...(unsent === undefined
+        ? {}
+        : { unsent, onStored: (seq: number) => log.publish(seq), fork: (effect: Effect.Effect<void>) => Effect.asVoid(env.spawn(effect, false)) }),
       onRefused: (refusal) => abandon(refusal.message)
     })
 
@@ -255,6 +260,12 @@ export const makeTaskHost = (
             return Effect.asVoid(env.spawn(retryStore(failure), false))
           })))
     const persistAndMaybeForget = Effect.suspend(() => (released ? storeFinal : persist.write))
+    /**
+     * On a shared store the agent does not wait for the write of an artifact or a status change (readers get
+     * the events once stored; a burst goes in one write), unless it is far ahead of the store.
+     */
+    const persistSoon = Effect.suspend(() =>
+      released ? storeFinal : unsent !== undefined && unsent.length > unsentBound ? persist.write : persist.writeSoon)
 
     const materialize = () => {
       if (materialized || replied !== undefined) return
@@ -290,8 +301,9 @@ export const makeTaskHost = (
         if (refusal !== undefined) return Effect.fail(refusal)
         // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
         // On a shared store an artifact is stored before the agent goes on, for readers on other instances.
-        if (event.type === "artifact") return shared ? Effect.andThen(persistAndMaybeForget, pace) : pace
-        return event.type === "status" ? Effect.andThen(persistAndMaybeForget, pace) : persistAndMaybeForget
+        if (event.type === "artifact") return shared ? Effect.andThen(persistSoon, pace) : pace
+        if (event.type === "status") return Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
+        return persistAndMaybeForget
       })
 
     const refused = (action: string) => (r: TransitionRefused) =>

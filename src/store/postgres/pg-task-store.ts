@@ -33,7 +33,7 @@ export interface PostgresTaskStoreOptions {
   readonly lease?: Duration.Input
   /** How long terminal tasks (with their events) stay after their last write. Default 7 days. */
   readonly terminalTtl?: Duration.Input
-  /** Most connections of this instance's pool (one more is held for LISTEN). Default 10. */
+  /** Most connections of this instance's pool, one of them held for LISTEN. Default 10. */
   readonly maxConnections?: number
 }
 
@@ -254,7 +254,22 @@ export const makePostgresTaskStore = (
         (rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)
       )
 
-    const notifyColumn = (events: ReadonlyArray<unknown>) => (events.length === 0 ? "" : `, pg_notify('${channel}', 'e:' || $1)`)
+    /**
+     * Wakes the readers of a task's events on every instance. Sent after the write, in a statement of its
+     * own: PostgreSQL serialises the commits of transactions that NOTIFY (a database-wide lock held through
+     * the commit's WAL flush), so a NOTIFY inside each write would cap writes at one flush at a time.
+     */
+    const notifyEvents = (taskId: string, events: ReadonlyArray<unknown>) =>
+      events.length === 0
+        ? Effect.void
+        : Effect.asVoid(Effect.forkIn(
+          Effect.catch(
+            Effect.asVoid(query("notifying readers", `SELECT pg_notify($1, $2)`, [channel, `e:${taskId}`])),
+            // Readers also poll: a lost wake-up only delays them.
+            (e) => Effect.logWarning("could not notify readers of new events", e)
+          ),
+          scope
+        ))
 
     const insert = (input: TaskRecordInput, now: number) => {
       const task = input.task
@@ -274,14 +289,14 @@ export const makePostgresTaskStore = (
           INSERT INTO ${s}.events (task_id, seq, event)
           SELECT $1, (e->>'seq')::int, e->'event' FROM jsonb_array_elements($12::jsonb) e WHERE EXISTS (SELECT 1 FROM ins)
         )
-        SELECT ins.*${notifyColumn(events)} FROM ins`, [
+        SELECT ins.* FROM ins`, [
         task.id, input.owner, task.contextId, task.status.state, JSON.stringify(task), JSON.stringify(input.pushConfigs),
         now, lastSeqOf(input), terminal, instanceId, leaseMs, JSON.stringify(events)
       ]).pipe(Effect.flatMap((rows) => {
         const row = rows[0]
         if (row === undefined) return Effect.flatMap(get(task.id), (r) => Effect.fail(conflictOf(task.id, 0, r)))
         if (!terminal) held.set(task.id, 1)
-        return Effect.succeed(toRecord(row))
+        return Effect.as(notifyEvents(task.id, events), toRecord(row))
       }))
     }
 
@@ -308,14 +323,14 @@ export const makePostgresTaskStore = (
           INSERT INTO ${s}.events (task_id, seq, event)
           SELECT $1, (e->>'seq')::int, e->'event' FROM jsonb_array_elements($12::jsonb) e WHERE EXISTS (SELECT 1 FROM upd)
         )
-        SELECT upd.*${notifyColumn(events)} FROM upd`, [
+        SELECT upd.* FROM upd`, [
         task.id, input.owner, task.contextId, task.status.state, taskJson, JSON.stringify(input.pushConfigs),
         now, lastSeqOf(input), terminal, instanceId, leaseMs, JSON.stringify(events), expectedVersion, epoch
       ]).pipe(Effect.flatMap((rows) => {
         const row = rows[0]
         if (row !== undefined) {
           if (terminal) held.delete(task.id)
-          return Effect.succeed(toRecord(row))
+          return Effect.as(notifyEvents(task.id, events), toRecord(row))
         }
         // Refused: say why, from what is stored now.
         return Effect.flatMap(get(task.id), (found): Effect.Effect<never, VersionConflict | WriteRefused> => {
