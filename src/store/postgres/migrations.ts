@@ -58,6 +58,15 @@ export const migrations: ReadonlyArray<Migration> = [
       )`,
       `CREATE INDEX commands_pending ON ${s}.commands (target) WHERE taken_at IS NULL`
     ]
+  },
+  {
+    id: 2,
+    name: "tasks and events kept as written (json, not jsonb: the key order a client saw stays)",
+    statements: (s) => [
+      `ALTER TABLE ${s}.tasks ALTER COLUMN task TYPE json USING task::json,
+        ALTER COLUMN push_configs TYPE json USING push_configs::json`,
+      `ALTER TABLE ${s}.events ALTER COLUMN event TYPE json USING event::json`
+    ]
   }
 ]
 

@@ -278,7 +278,7 @@ export const makePostgresTaskStore = (
       return query<Row>("creating a task", `WITH ins AS (
           INSERT INTO ${s}.tasks (id, owner, context_id, state, version, task, push_configs, updated_at, last_seq,
             lease_instance, lease_epoch, lease_until)
-          VALUES ($1, $2, $3, $4, 1, $5::jsonb, $6::jsonb, $7::float8, $8::int,
+          VALUES ($1, $2, $3, $4, 1, $5::json, $6::json, $7::float8, $8::int,
             CASE WHEN $9::boolean THEN NULL ELSE $10 END, 1, CASE WHEN $9::boolean THEN NULL ELSE ${nowMs} + $11::float8 END)
           ON CONFLICT (id) DO NOTHING
           RETURNING ${recordColumns}
@@ -287,7 +287,7 @@ export const makePostgresTaskStore = (
           ON CONFLICT (id) DO NOTHING
         ), ev AS (
           INSERT INTO ${s}.events (task_id, seq, event)
-          SELECT $1, (e->>'seq')::int, e->'event' FROM jsonb_array_elements($12::jsonb) e WHERE EXISTS (SELECT 1 FROM ins)
+          SELECT $1, (e->>'seq')::int, e->'event' FROM json_array_elements($12::json) e WHERE EXISTS (SELECT 1 FROM ins)
         )
         SELECT ins.* FROM ins`, [
         task.id, input.owner, task.contextId, task.status.state, JSON.stringify(task), JSON.stringify(input.pushConfigs),
@@ -310,18 +310,18 @@ export const makePostgresTaskStore = (
       const epoch = held.get(task.id) ?? 0
       const taskJson = JSON.stringify(task)
       return query<Row>("writing a task", `WITH upd AS (
-          UPDATE ${s}.tasks SET owner = $2, context_id = $3, state = $4, version = version + 1, task = $5::jsonb,
-            push_configs = $6::jsonb, updated_at = $7::float8, last_seq = GREATEST(last_seq, $8::int),
+          UPDATE ${s}.tasks SET owner = $2, context_id = $3, state = $4, version = version + 1, task = $5::json,
+            push_configs = $6::json, updated_at = $7::float8, last_seq = GREATEST(last_seq, $8::int),
             lease_instance = CASE WHEN $9::boolean THEN NULL ELSE lease_instance END,
             lease_until = CASE WHEN $9::boolean THEN NULL ELSE lease_until END
           WHERE id = $1 AND version = $13::int
-            AND (state NOT IN ${terminalList} OR task = $5::jsonb)
+            AND (state NOT IN ${terminalList} OR task::jsonb = $5::jsonb)
             AND (CASE WHEN $14::int > 0 THEN lease_instance IS NOT DISTINCT FROM $10 AND lease_epoch = $14::int
               ELSE lease_instance IS NULL OR lease_until < ${nowMs} OR lease_instance = $10 END)
           RETURNING ${recordColumns.replace("(lease_until", "(tasks.lease_until")}
         ), ev AS (
           INSERT INTO ${s}.events (task_id, seq, event)
-          SELECT $1, (e->>'seq')::int, e->'event' FROM jsonb_array_elements($12::jsonb) e WHERE EXISTS (SELECT 1 FROM upd)
+          SELECT $1, (e->>'seq')::int, e->'event' FROM json_array_elements($12::json) e WHERE EXISTS (SELECT 1 FROM upd)
         )
         SELECT upd.* FROM upd`, [
         task.id, input.owner, task.contextId, task.status.state, taskJson, JSON.stringify(input.pushConfigs),
