@@ -12,6 +12,8 @@ export interface ContenderSpec {
   readonly runtime: string
   readonly command: string
   readonly args: ReadonlyArray<string>
+  /** Variables on top of the bench's environment (the store's, for instance). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 /** A contender that is up and listening. */
@@ -93,7 +95,11 @@ export const labelOf = (spec: { readonly contender: string; readonly runtime: st
 export const startContender = (spec: ContenderSpec, options: { readonly startupMs?: number; readonly runtimeArgs?: ReadonlyArray<string> } = {}): Promise<RunningContender> =>
   new Promise((resolve, reject) => {
     const args = spec.command === process.execPath ? [...(options.runtimeArgs ?? []), ...spec.args] : [...spec.args]
-    const child: ChildProcess = spawn(spec.command, args, { cwd: root, stdio: ["pipe", "pipe", "pipe"] })
+    const child: ChildProcess = spawn(spec.command, args, {
+      cwd: root,
+      ...(spec.env === undefined ? {} : { env: { ...process.env, ...spec.env } }),
+      stdio: ["pipe", "pipe", "pipe"]
+    })
     let stderr = ""
     let stdout = ""
     let exited = false

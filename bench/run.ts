@@ -10,6 +10,7 @@
  *   npm run bench -- --workload one-stream     one workload (repeatable)
  *   npm run bench -- --profile a2a-actors:node writes `node --cpu-prof` profiles of that contender to bench/results/profiles/
  *   npm run bench -- --log-window default     this project's server with its default event-log window
+ *   npm run bench -- --cluster                memory vs PostgreSQL, one instance vs three (see cluster.ts)
  *
  * This project's server runs with terminal tasks living 2 s (so the memory workload sees eviction)
  * and, unless told otherwise, an event-log window larger than the longest stream: with a smaller
@@ -26,6 +27,7 @@ import { contenderSpecs, labelOf, startContender, type ContenderSpec, type Runni
 import { makeTarget, type Target } from "../src/bench/load-client.ts"
 import { formatTable, unitOf, withRatios, workloadNames, type Row, type WorkloadName } from "./report.ts"
 import { manyStreams, memory, oneStream, taskThroughput, type Measurement } from "./workloads.ts"
+import { runClusterMain } from "./cluster.ts"
 
 /** How big each workload is. */
 export interface Sizes {
@@ -232,6 +234,7 @@ export const parseArgs = (argv: ReadonlyArray<string>) => {
   const only: Array<string> = []
   const workloads: Array<WorkloadName> = []
   let quick = false
+  let cluster = false
   let profile: string | undefined
   let logWindow: number | "default" | undefined
   for (let i = 0; i < argv.length; i++) {
@@ -242,6 +245,7 @@ export const parseArgs = (argv: ReadonlyArray<string>) => {
       return v
     }
     if (a === "--quick") quick = true
+    else if (a === "--cluster") cluster = true
     else if (a === "--only") only.push(...next().split(","))
     else if (a === "--workload") {
       for (const w of next().split(",")) {
@@ -255,12 +259,13 @@ export const parseArgs = (argv: ReadonlyArray<string>) => {
     }
     else throw new Error(`unknown option ${a}`)
   }
-  return { quick, only, workloads, profile, logWindow }
+  return { quick, cluster, only, workloads, profile, logWindow }
 }
 
 const main = async () => {
   const args = parseArgs(process.argv.slice(2))
   const results = fileURLToPath(new URL("./results/", import.meta.url))
+  if (args.cluster) return runClusterMain(args.quick, results)
   const sizes = args.quick ? quickSizes : fullSizes
   const began = Date.now()
   const rows = await runBench({

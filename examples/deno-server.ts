@@ -1,6 +1,6 @@
 /**
  * Embedding in Deno: `npx deno run --unstable-no-legacy-abort --allow-net --allow-env examples/deno-server.ts`
- * (PORT, HOST, AGENT=demo|conformance, PUSH_ALLOW, REQUEST_TIMEOUT_MS and the store settings of
+ * (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance, PUSH_ALLOW, REQUEST_TIMEOUT_MS and the store settings of
  * store-from-env.ts from the environment).
  * `--unstable-no-legacy-abort` makes `request.signal` abort only when a client goes away; without it
  * Deno aborts it after every response too and warns once at start, which is harmless.
@@ -11,6 +11,7 @@ import { pickAgent } from "./agents/pick.ts"
 import { runtimeFromEnv } from "./store-from-env.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
   push: { resolveDns: denoDnsResolver, allow: (process.env["PUSH_ALLOW"] ?? "").split(",").filter(Boolean) },
   runtime: runtimeFromEnv()
 })

@@ -1,5 +1,5 @@
 /**
- * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, AGENT=demo|conformance,
+ * Embedding in Node: `npx tsx examples/node-server.ts` (PORT, HOST, PUBLIC_URL, AGENT=demo|conformance,
  * PUSH_ALLOW=<cidr,...>, REQUEST_TIMEOUT_MS and the store settings of store-from-env.ts from the environment).
  */
 import { nodeDnsResolver, nodePushTransport, serveNode } from "../src/adapters/node.ts"
@@ -8,6 +8,7 @@ import { pickAgent } from "./agents/pick.ts"
 import { runtimeFromEnv } from "./store-from-env.ts"
 
 const server = await A2AServer.make(pickAgent(process.env["AGENT"]), {
+  ...(process.env["PUBLIC_URL"] === undefined ? {} : { publicUrl: process.env["PUBLIC_URL"] }),
   push: {
     resolveDns: nodeDnsResolver,
     transport: nodePushTransport(),

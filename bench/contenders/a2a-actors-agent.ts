@@ -2,6 +2,7 @@
  * The bench agent on this project's runtime, shared by the Node, Bun and Deno contenders: the
  * message's text says how many chunks of artifact `a` to stream (0 = complete at once).
  */
+import process from "node:process"
 import { Effect } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { Agent } from "../../src/agent/agent.ts"
@@ -41,14 +42,26 @@ export const benchAgent = Agent.make({
  * behind a fast agent gets a Task snapshot instead of the chunks it missed, which the load client
  * rejects, so the stream workloads run with a window larger than the stream.
  */
-export const benchServer = (options: { readonly ttlMs: number; readonly logWindow: number | undefined }): Promise<A2AServerHandle> =>
+export const benchServer = async (options: { readonly ttlMs: number; readonly logWindow: number | undefined }): Promise<A2AServerHandle> =>
   A2AServer.make(benchAgent, {
     heartbeatMs: 0,
     runtime: {
       memoryStore: { terminalTtl: options.ttlMs },
-      ...(options.logWindow === undefined ? {} : { logWindow: options.logWindow })
+      ...(options.logWindow === undefined ? {} : { logWindow: options.logWindow }),
+      ...await storeFromEnv()
     }
   })
+
+/**
+ * With `A2A_DATABASE_URL` set (the cluster rows), tasks live on PostgreSQL. The store's module is
+ * loaded only then, so the in-memory contenders carry none of it.
+ */
+const storeFromEnv = async () => {
+  const url = process.env["A2A_DATABASE_URL"]
+  if (url === undefined || url === "") return {}
+  const { runtimeFromEnv } = await import("../../examples/store-from-env.ts")
+  return runtimeFromEnv(process.env)
+}
 
 /** The server options given on the command line: `--ttl <ms>`, `--log-window <n>`. */
 export const serverArgs = (argValue: (name: string) => string | undefined) => ({

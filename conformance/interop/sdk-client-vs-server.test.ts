@@ -111,7 +111,7 @@ describe("the JS SDK 0.3.14 client against our server", () => {
         preferredTransport: "JSONRPC",
         capabilities: { streaming: true, pushNotifications: false, extensions: [{ uri: "https://a2a-actors.dev/ext/approval/v1" }] }
       })
-      expect(card.skills.map((s) => s.id)).toEqual(["echo", "reply", "greet", "approval"])
+      expect(card.skills.map((s) => s.id)).toEqual(["echo", "reply", "greet", "approval", "count"])
       expect(await resolver.resolve(demo.url, "/.well-known/agent.json")).toEqual(card)
     })
 

@@ -2,7 +2,8 @@
  * The package as a user installs it: packed with `npm pack` (whose `prepare` builds `dist/`), installed with
  * its production dependencies into a fresh ES module project beside the peers the README installs, and used
  * there as the README says on Node, Bun and Deno: every entry point imports, the README's own agent serves,
- * and the `a2a` command reads its card. See fresh-project.ts for how the install stays offline.
+ * the `a2a` command reads its card and load-tests it (`a2a bench`, and `benchmark` from the client entry),
+ * the command and the load run by each runtime. See fresh-project.ts for how the install stays offline.
  */
 import { execFile, spawn } from "node:child_process"
 import { mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises"
@@ -101,6 +102,13 @@ beforeAll(async () => {
   for (const program of programs) {
     await writeFile(join(project, program), readmeBlock(readme, "ts", `// examples/${program}`))
   }
+  // benchmark from the client entry point, against the URL given as the last argument.
+  await writeFile(join(project, "bench.mjs"), [
+    'import process from "node:process"',
+    'import { benchmark } from "a2a-actors/client"',
+    "const result = await benchmark(process.argv.at(-1), { workload: \"stream\", requests: 10, concurrency: 2 })",
+    "console.log(JSON.stringify(result))"
+  ].join("\n"))
   await writeFile(join(project, "entries.mjs"), [
     `const names = ${JSON.stringify(Object.keys(packed.manifest.exports).filter((name) => name !== "./package.json").map((name) => name.replace(/^\./, "a2a-actors")))}`,
     "const exports = {}",
@@ -170,7 +178,7 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
     expect(exports["a2a-actors/postgres"]).toEqual(expect.arrayContaining(["postgresStore", "makePostgresTaskStore", "postgresOptionsFromEnv"]))
   })
 
-  it("serves the README's agent, whose card the a2a command reads", async () => {
+  it("serves the README's agent, whose card the a2a command reads and which a2a bench and benchmark load", async () => {
     const agent = await serve(runtime)
     try {
       const card = await a2a[runtime](["card", agent.url])
@@ -180,6 +188,27 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
       const sent = await a2a[runtime](["send", agent.url, "Ada"])
       expect(sent.stdout).toContain("completed")
       expect(sent.stdout).toContain("Hello, Ada!")
+
+      // a2a bench, run by this runtime: every answer accepted.
+      const bench = await a2a[runtime](["bench", agent.url, "--requests", "20", "--json"])
+      expect(bench.stderr).toMatch(/^a2a bench: send over JSON-RPC to http:\/\/127\.0\.0\.1:\d+\/: /)
+      expect(JSON.parse(bench.stdout)).toMatchObject({
+        runtime: expect.stringMatching(new RegExp(`^${runtime} v?\\d`)),
+        workload: "send",
+        requests: { started: 20, ok: 20, failed: 0 },
+        errors: []
+      })
+      expect(bench.code).toBe(0)
+      // benchmark(url, options) from a2a-actors/client, on this runtime.
+      const [command, args] = runFile[runtime]("bench.mjs")
+      const api = await exec(command, [...args, agent.url])
+      expect(api.stderr).toBe("")
+      expect(JSON.parse(api.stdout)).toMatchObject({
+        runtime: expect.stringMatching(new RegExp(`^${runtime} v?\\d`)),
+        workload: "stream",
+        requests: { started: 10, ok: 10, failed: 0 },
+        errors: []
+      })
     } finally {
       expect(await agent.stop()).toBe(0)
     }

@@ -81,6 +81,14 @@ describe.each(onHosts)("benchmark against the demo agent on %s", (host) => {
     const resumed = await benchmark(url(), { ...small, transport, workload: "resubscribe", message: "count 3", numberedChunks: true, dropAfter: 3 })
     expect(resumed).toMatchObject({ requests: { ok: 6, failed: 0 }, errors: [], events: { total: 36, chunks: 18 } })
   }, 30_000)
+
+  // Node's server is measured where requests arrive below ("holds an offered rate"); here the other runtimes'.
+  it.skipIf(host === "node")("holds an offered rate of 50/s for 2 s: 100 requests, all accepted, at 50/s", async () => {
+    const result = await benchmark(url(), { rate: 50, durationMs: 2_000, concurrency: 10, timeoutMs: 10_000 })
+    expect(result).toMatchObject({ requests: { started: 100, ok: 100, failed: 0 }, errors: [], offeredRate: { targetPerS: 50 } })
+    expect(Math.abs(result.offeredRate!.actualPerS - 50)).toBeLessThan(5)
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(1_980)
+  })
 })
 
 describe("benchmark's verdicts", () => {

@@ -147,6 +147,13 @@ const interfacesOf = (card: Card, cardUrl: string): ReadonlyArray<{ readonly tra
     .map((i) => ({ transport: i.transport.toUpperCase(), url: new URL(i.url, cardUrl).href }))
 }
 
+/**
+ * Whether a failed connection failed on the server's certificate (Node's and Bun's OpenSSL codes, Deno's
+ * rustls messages), so the message can say so instead of "is the agent running?".
+ */
+const isCertificateFailure = (error: { readonly kind: string; readonly message: string }): boolean =>
+  /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(error.kind) || /certificate|UnknownIssuer/i.test(error.message)
+
 const describeHost = (host: string, addresses: ReadonlyArray<string>) =>
   addresses.length === 0 || (addresses.length === 1 && addresses[0] === host) ? host : `${host} (${addresses.join(", ")})`
 
@@ -211,7 +218,15 @@ export const benchmark = async (url: string, options: BenchmarkOptions = {}): Pr
   let cardUrl = ""
   for (const candidate of cardCandidates(target.href)) {
     const got = await getJson(candidate, { headers, insecure: options.insecure === true, timeoutMs })
-    if (got._tag === "Failed") throw new BenchTargetError(`cannot reach ${candidate}: ${got.error.message}. Is the agent running at that address?`, true)
+    if (got._tag === "Failed") {
+      throw new BenchTargetError(
+        isCertificateFailure(got.error)
+          ? `the TLS certificate of ${target.host} does not verify: ${got.error.message}. ` +
+            "If this is your own agent with a self-signed certificate, add --insecure (insecure: true) to accept it."
+          : `cannot reach ${candidate}: ${got.error.message}. Is the agent running at that address?`,
+        true
+      )
+    }
     if (got._tag === "Json" && isRecord(got.json) && typeof got.json["url"] === "string") {
       card = got.json
       cardUrl = candidate

@@ -1,13 +1,16 @@
 import { execFile } from "node:child_process"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
+import { connect, type AddressInfo, type Socket } from "node:net"
 import { join } from "node:path"
+import { createServer as createTlsServer, type Server as TlsServer } from "node:tls"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { demoAgent } from "../../examples/agents/demo.ts"
 import type { Listening } from "../adapters/listening.ts"
 import { serveNode } from "../adapters/node.ts"
 import { A2AServer } from "../server/a2a-server.ts"
+import { makeTlsFixture, opensslAvailable } from "../../testing/server/tls-fixture.ts"
 import { ExitCode, run } from "./run.ts"
 
 let demo: Listening
@@ -113,5 +116,53 @@ describe("a2a bench", () => {
     await writeFile(file, JSON.stringify({ kind: "message", role: "user", parts: [{ kind: "text", text: "count 2" }], metadata: { skill: "count" } }))
     const result = await cli(false, "bench", demo.url, "--workload", "stream", "--message-file", file, "--numbered-chunks", "--requests", "2", "--json")
     expect(JSON.parse(result.stdout)).toMatchObject({ requests: { ok: 2 }, events: { chunks: 4 }, options: { message: "count 2" } })
+  })
+})
+
+describe.skipIf(!opensslAvailable())("a2a bench against an agent behind TLS with a self-signed certificate (openssl)", () => {
+  // A TLS front on 127.0.0.1 with a self-signed certificate, passing the bytes to the demo agent, whose
+  // card names the front's https URL.
+  let front: TlsServer
+  let behind: Listening
+  let url: string
+  const sockets = new Set<Socket>()
+
+  beforeAll(async () => {
+    const { selfSignedServer } = makeTlsFixture()
+    front = createTlsServer({ key: selfSignedServer.key, cert: selfSignedServer.cert }, (socket) => {
+      const upstream = connect(Number(new URL(behind.url).port), "127.0.0.1")
+      for (const s of [socket, upstream]) {
+        sockets.add(s)
+        s.on("error", () => s.destroy())
+        s.on("close", () => sockets.delete(s))
+      }
+      socket.on("close", () => upstream.destroy())
+      upstream.on("close", () => socket.destroy())
+      socket.pipe(upstream).pipe(socket)
+    })
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve))
+    url = `https://127.0.0.1:${(front.address() as AddressInfo).port}/`
+    behind = await serveNode(await A2AServer.make(demoAgent, { publicUrl: url }))
+  })
+  afterAll(async () => {
+    for (const s of sockets) s.destroy()
+    await new Promise<void>((resolve) => (front === undefined ? resolve() : front.close(() => resolve())))
+    await behind?.close({ graceMs: 0 })
+  })
+
+  it("refuses the certificate with a clear message and exit 3, and accepts it with --insecure", async () => {
+    const refused = await cli(false, "bench", url, "--requests", "5")
+    expect(refused.code).toBe(ExitCode.Transport)
+    expect(refused.stdout).toBe("")
+    expect(refused.stderr).toContain(`a2a: the TLS certificate of ${new URL(url).host} does not verify: self-signed certificate`)
+    expect(refused.stderr).toMatch(/If this is your own agent with a self-signed certificate, add --insecure \(insecure: true\) to accept it\.\n$/)
+    expect(refused.stderr).not.toContain("Is the agent running")
+
+    const sent = await cli(false, "bench", url, "--insecure", "--requests", "10", "--concurrency", "2", "--json")
+    expect(sent.code).toBe(ExitCode.Ok)
+    expect(JSON.parse(sent.stdout)).toMatchObject({ endpoint: url, workload: "send", requests: { started: 10, ok: 10, failed: 0 }, errors: [] })
+    const streamed = await cli(false, "bench", url, "--insecure", "--workload", "stream", "--message", "count 2", "--numbered-chunks", "--requests", "4", "--concurrency", "4", "--json")
+    expect(streamed.code).toBe(ExitCode.Ok)
+    expect(JSON.parse(streamed.stdout)).toMatchObject({ endpoint: url, requests: { ok: 4, failed: 0 }, events: { chunks: 8 } })
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Certificates for mutual-TLS tests, made with the `openssl` command in a temporary folder: a test
  * CA, a server certificate for 127.0.0.1, a client certificate the agent knows (`client-a`), one
- * it does not know (`client-b`, same CA), and a self-signed impostor with `client-a`'s subject.
+ * it does not know (`client-b`, same CA), a self-signed impostor with `client-a`'s subject, and a
+ * self-signed server certificate for 127.0.0.1 (what one makes for an agent on one's own machine).
  *
  * @module
  */
@@ -29,6 +30,8 @@ export interface TlsFixture {
   readonly clientB: Credentials
   /** Self-signed, with client A's subject. */
   readonly impostor: Credentials
+  /** Self-signed, for 127.0.0.1: a server certificate no client trusts by default. */
+  readonly selfSignedServer: Credentials
 }
 
 /** Whether the `openssl` command can be run here. */
@@ -75,12 +78,18 @@ export const makeTlsFixture = (): TlsFixture => {
       "req", "-x509", "-new", "-key", path("impostor.key"), "-subj", "/O=Example/CN=client-a", "-days", "2",
       "-sha256", "-addext", "extendedKeyUsage=clientAuth", "-out", path("impostor.crt")
     )
+    key("self-signed")
+    openssl(
+      "req", "-x509", "-new", "-key", path("self-signed.key"), "-subj", "/CN=127.0.0.1", "-days", "2", "-sha256",
+      "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "extendedKeyUsage=serverAuth", "-out", path("self-signed.crt")
+    )
     return {
       ca: readFileSync(path("ca.crt"), "utf8"),
       server: read("server"),
       clientA: read("client-a"),
       clientB: read("client-b"),
-      impostor: read("impostor")
+      impostor: read("impostor"),
+      selfSignedServer: read("self-signed")
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
