@@ -202,6 +202,21 @@ describe("two instances on one PostgreSQL schema", () => {
     expect((await stored(id))?.last_seq).toBe(whole.length)
   })
 
+  it("a stream read through B survives B losing its database connections", async () => {
+    const started = await a.call("message/stream", textMessage("count 15"), { maxEvents: 2 })
+    const id = started.events[0].result.id as string
+    const reading = b.call("tasks/resubscribe", { id }, { headers: { "last-event-id": "2" }, timeoutMs: 10_000 })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // every connection of B (its pool and its LISTEN) is cut by the server
+    const cut = await Effect.runPromise(testQuery<{ readonly cut: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'a2a-actors B'`
+    ))
+    expect(cut.length).toBeGreaterThan(0)
+    const rest = (await reading).events.map((e) => e.result)
+    expect(JSON.stringify([...started.events.map((e) => e.result), ...rest])).toBe(JSON.stringify(await allEvents(a, id)))
+    expect(finalStates(rest)).toEqual(["completed"])
+  })
+
   it("a follow-up message through B reaches the agent waiting on A", async () => {
     const asked = await a.call("message/send", textMessage("ask"))
     const task = asked.body.result

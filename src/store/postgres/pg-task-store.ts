@@ -413,6 +413,9 @@ export const makePostgresTaskStore = (
               "reading events",
               `SELECT seq, event FROM ${s}.events WHERE task_id = $1 AND seq > $2::int ORDER BY seq LIMIT 512`,
               [taskId, cursor]
+            ).pipe(
+              // A reader outlives a brief outage (a dropped connection, a restarting server) without a gap.
+              Effect.retry({ times: 6, schedule: Schedule.exponential(Duration.millis(50)) })
             ),
             (rows) => {
               if (rows.length === 0) return Effect.andThen(waitFor(waiter), pull)
