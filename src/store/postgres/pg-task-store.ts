@@ -196,6 +196,8 @@ export const makePostgresTaskStore = (
     const onNotification = (payload: string) => {
       if (payload.startsWith("c:")) {
         if (payload.slice(2) === instanceId) Effect.runFork(takeCommands)
+      } else if (payload.startsWith("e:")) {
+        for (const id of payload.slice(2).split(",")) wakeKey(`e:${id}`)
       } else wakeKey(payload)
     }
     const listenOnce = Effect.scoped(Effect.gen(function*() {
@@ -257,17 +259,41 @@ export const makePostgresTaskStore = (
      * own: PostgreSQL serialises the commits of transactions that NOTIFY (a database-wide lock held through
      * the commit's WAL flush), so a NOTIFY inside each write would cap writes at one flush at a time.
      */
+    // Tasks with new events, sent as one NOTIFY (`e:<id>,<id>,...`) per round trip: under load the ids of
+    // many writes go out together.
+    const toNotify = new Set<string>()
+    let notifying = false
+    const sendNotifications: Effect.Effect<void> = Effect.suspend(() => {
+      if (toNotify.size === 0) {
+        notifying = false
+        return Effect.void
+      }
+      const payloads: Array<string> = []
+      let payload = ""
+      for (const id of toNotify) {
+        // NOTIFY payloads are bounded (8000 bytes): a long list goes in several.
+        if (payload !== "" && payload.length + id.length > 7_000) {
+          payloads.push(payload)
+          payload = ""
+        }
+        payload = payload === "" ? `e:${id}` : `${payload},${id}`
+      }
+      payloads.push(payload)
+      toNotify.clear()
+      return Effect.forEach(payloads, (p) => query("notifying readers", `SELECT pg_notify($1, $2)`, [channel, p]), { discard: true }).pipe(
+        // Readers also poll: a lost wake-up only delays them.
+        Effect.catch((e) => Effect.logWarning("could not notify readers of new events", e)),
+        Effect.andThen(sendNotifications)
+      )
+    })
     const notifyEvents = (taskId: string, events: ReadonlyArray<unknown>) =>
-      events.length === 0
-        ? Effect.void
-        : Effect.asVoid(Effect.forkIn(
-          Effect.catch(
-            Effect.asVoid(query("notifying readers", `SELECT pg_notify($1, $2)`, [channel, `e:${taskId}`])),
-            // Readers also poll: a lost wake-up only delays them.
-            (e) => Effect.logWarning("could not notify readers of new events", e)
-          ),
-          scope
-        ))
+      Effect.suspend(() => {
+        if (events.length === 0) return Effect.void
+        toNotify.add(taskId)
+        if (notifying) return Effect.void
+        notifying = true
+        return Effect.asVoid(Effect.forkIn(sendNotifications, scope))
+      })
 
     const insert = (input: TaskRecordInput, now: number) => {
       const task = input.task
