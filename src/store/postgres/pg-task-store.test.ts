@@ -8,6 +8,23 @@ describe("PostgreSQL task store", () => {
   requirePostgres()
   runTaskStoreSuite("postgres", () => testStore())
 
+  it.live("drops terminal tasks (and their events) after their time to live, never running ones", () =>
+    Effect.gen(function*() {
+      const store = yield* testStore({ terminalTtl: "300 millis", lease: "300 millis" })
+      yield* store.put({ task: sampleTask("done", "completed"), owner: "a", pushConfigs: [], events: [{ seq: 1, event: sampleTask("done", "completed") }] }, 0)
+      yield* store.put({ task: sampleTask("busy"), owner: "a", pushConfigs: [] }, 0)
+      const gone = (id: string) => Effect.map(store.get(id), Option.isNone)
+      let waited = 0
+      while (!(yield* gone("done")) && waited < 3_000) {
+        yield* Effect.sleep("50 millis")
+        waited += 50
+      }
+      expect(yield* gone("done")).toBe(true)
+      expect(yield* gone("busy")).toBe(false)
+      const events = yield* testQuery(`SELECT 1 FROM ${store.schema}.events WHERE task_id = 'done'`)
+      expect(events).toHaveLength(0)
+    }))
+
   it.live("migrates once when several instances start together", () =>
     Effect.gen(function*() {
       const schema = yield* testSchema

@@ -232,12 +232,16 @@ export const makePostgresTaskStore = (
           AND NOT EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.context_id = c.id)`, [now - ttlMs])
       ))
     const oldCommands = query("dropping old commands", `DELETE FROM ${s}.commands WHERE created_at < now() - interval '1 hour'`)
-    let beats = 0
+    // Expired tasks go at least every minute, and as often as they expire when the time to live is shorter.
+    const housekeepEveryMs = Math.max(1, Math.min(ttlMs, 60_000))
+    let lastHousekeeping = Number.NEGATIVE_INFINITY
     yield* Effect.forkIn(
       Effect.repeat(
         Effect.suspend(() => {
-          beats++
-          const housekeeping = beats % 600 === 1 ? Effect.andThen(expire, oldCommands) : Effect.void
+          const now = Date.now()
+          const due = now - lastHousekeeping >= housekeepEveryMs
+          if (due) lastHousekeeping = now
+          const housekeeping = due ? Effect.andThen(expire, oldCommands) : Effect.void
           return Effect.all([renew, takeCommands, housekeeping], { discard: true }).pipe(
             Effect.catch((e) => Effect.logWarning("PostgreSQL task store: lease renewal failed", e))
           )
