@@ -223,6 +223,8 @@ describe("two instances on one PostgreSQL schema", () => {
     expect(task.status.state).toBe("input-required")
     const answered = await b.call("message/send", textMessage("Ada", { taskId: task.id }))
     expect(answered.body.result.status.state).toBe("completed")
+    // the Task as the instance running it has it
+    expect(answered.body.result).toEqual((await a.call("tasks/get", { id: task.id })).body.result)
     expect(answered.body.result.status.message.parts[0].text).toBe("hello Ada from A")
     expect(ran.filter((r) => r.includes(task.id))).toEqual([`A:${task.id}:ask`])
   })

@@ -67,6 +67,14 @@ export const migrations: ReadonlyArray<Migration> = [
         ALTER COLUMN push_configs TYPE json USING push_configs::json`,
       `ALTER TABLE ${s}.events ALTER COLUMN event TYPE json USING event::json`
     ]
+  },
+  {
+    id: 3,
+    name: "commands and their answers kept as written (an answer is the Task a client gets)",
+    statements: (s) => [
+      `ALTER TABLE ${s}.commands ALTER COLUMN body TYPE json USING body::json,
+        ALTER COLUMN answer TYPE json USING answer::json`
+    ]
   }
 ]
 

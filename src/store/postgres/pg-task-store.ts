@@ -158,7 +158,7 @@ export const makePostgresTaskStore = (
     let taking = false
     let takeAgain = false
     const answer = (id: string, body: CommandBody) =>
-      query("answering a command", `WITH u AS (UPDATE ${s}.commands SET answer = $2::jsonb, answered_at = now() WHERE id = $1::bigint RETURNING id)
+      query("answering a command", `WITH u AS (UPDATE ${s}.commands SET answer = $2::json, answered_at = now() WHERE id = $1::bigint RETURNING id)
         SELECT pg_notify($3, 'a:' || id) FROM u`, [id, JSON.stringify(body), channel])
     /** Takes the commands waiting for this instance and answers each in a fiber of its own. */
     const takeCommands: Effect.Effect<void> = Effect.suspend(() => {
@@ -468,7 +468,7 @@ export const makePostgresTaskStore = (
     const send = (instance: string, taskId: string, command: CommandBody) =>
       Effect.gen(function*() {
         const rows = yield* query<{ readonly id: string }>("sending a command", `WITH c AS (
-            INSERT INTO ${s}.commands (target, task_id, body) VALUES ($1, $2, $3::jsonb) RETURNING id
+            INSERT INTO ${s}.commands (target, task_id, body) VALUES ($1, $2, $3::json) RETURNING id
           ) SELECT id::text, pg_notify($4, 'c:' || $1) FROM c`, [instance, taskId, JSON.stringify(command), channel])
         const id = rows[0]!.id
         const key = `a:${id}`
