@@ -27,9 +27,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { contenderSpecs, type ContenderSpec, type RunningContender, startContender } from "./contender-process.ts"
-import { makeTarget, streamOnce, type Target, textMessage } from "../src/bench/load-client.ts"
-import type { OutcomeError, RequestOutcome } from "../src/bench/outcome.ts"
-import { StreamCheck } from "../src/bench/stream-check.ts"
+import { makeTarget, resumeOnce, streamOnce, type Target, textMessage } from "../src/bench/load-client.ts"
+import type { RequestOutcome } from "../src/bench/outcome.ts"
 import { percentile, taskThroughput, type Measurement } from "./workloads.ts"
 
 /** How big the cluster workloads are. */
@@ -91,37 +90,6 @@ const rpcBody = (method: string, params: unknown) => JSON.stringify({ jsonrpc: "
 
 const checks = (chunks: number) => ({ numberedChunks: true, expectedChunks: chunks, consecutiveIds: true })
 
-/** Reads an SSE answer through the load client's stream checks. */
-const readChecked = (response: IncomingMessage, chunks: number, start: number): Promise<RequestOutcome> =>
-  new Promise((resolve) => {
-    const check = new StreamCheck("JSONRPC", checks(chunks))
-    let bytes = 0
-    const done = (error?: OutcomeError) => {
-      const verdict = error ?? check.failure ?? check.finish()
-      resolve({
-        ok: verdict === undefined,
-        ...(verdict === undefined ? {} : { error: verdict }),
-        startMs: start,
-        latencyMs: performance.now() - start,
-        ...(check.firstEventAt < 0 ? {} : { firstEventMs: check.firstEventAt - start }),
-        events: check.events,
-        chunks: check.chunks,
-        bytes
-      })
-    }
-    const type = response.headers["content-type"] ?? ""
-    if (response.statusCode !== 200 || !type.startsWith("text/event-stream")) {
-      response.resume()
-      return done({ kind: `HTTP ${response.statusCode}`, message: type })
-    }
-    response.on("data", (b: Buffer) => {
-      bytes += b.length
-      check.feed(b.toString("latin1"))
-    })
-    response.on("end", () => done())
-    response.on("error", (e) => done({ kind: "transport", message: e.message }))
-  })
-
 const failedBefore = (start: number, message: string): RequestOutcome => ({
   ok: false,
   error: { kind: "validation: not a task", message },
@@ -147,8 +115,7 @@ const crossInstanceStream = async (runner: Target, reader: Target, chunks: numbe
     taskId = undefined
   }
   if (typeof taskId !== "string") return failedBefore(start, text.slice(0, 200))
-  const response = await post(reader, rpcBody("tasks/resubscribe", { id: taskId }), { accept: "text/event-stream", "last-event-id": "0" })
-  return readChecked(response, chunks, start)
+  return resumeOnce(reader, taskId, "0", checks(chunks), start)
 }
 
 /** A task of `chunks` chunks streamed with `message/stream` on one instance. */

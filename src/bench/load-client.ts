@@ -338,6 +338,32 @@ export const resubscribeOnce = (
     }, (a) => (abort = a))
   })
 
+/**
+ * A task's stream read from after `lastEventId` (`tasks/resubscribe` with `Last-Event-ID`; "0" replays it
+ * from its first event) to its end, checked, with consecutive ids. Latency runs from `start` (default: now),
+ * so a caller that first started the task elsewhere can count that too.
+ */
+export const resumeOnce = (
+  target: Target,
+  taskId: string,
+  lastEventId: string,
+  checks: StreamCheckOptions = {},
+  start: number = performance.now()
+): Promise<RequestOutcome> =>
+  new Promise((resolve) => {
+    const check = new StreamCheck(target.transport, { ...checks, consecutiveIds: true })
+    let bytes = 0
+    let abort: (() => void) | undefined
+    const done = settle(target, () => abort, (error) => {
+      const verdict = error ?? check.failure ?? check.finish()
+      resolve(outcome(start, verdict, check, bytes))
+    })
+    readStream(target, resubscribeRequest(target, taskId), { "last-event-id": lastEventId }, check, () => false, (v) => {
+      bytes = v.bytes
+      done(v.error)
+    }, (a) => (abort = a))
+  })
+
 /** What a GET of a JSON document gave. */
 export type JsonFetch =
   | { readonly _tag: "Json"; readonly json: unknown }
