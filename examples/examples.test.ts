@@ -1,5 +1,5 @@
 /**
- * Every example runs: the self-contained ones print what the README says they print, the
+ * Every example runs: the self-contained ones print what the README and docs/ say they print, the
  * servers answer a real request.
  */
 import { spawn } from "node:child_process"

@@ -26,10 +26,10 @@ let work: string
 let project: string
 let packed: Packed
 
-/** The README's block of code that starts with `first`. */
+/** The block of code of the README or a page of docs/ that starts with `first`. */
 const readmeBlock = (readme: string, fence: string, first: string): string => {
   const start = readme.indexOf(`\`\`\`${fence}\n${first}`)
-  if (start === -1) throw new Error(`README has no ${fence} block starting with ${first}`)
+  if (start === -1) throw new Error(`neither the README nor docs/ has a ${fence} block starting with ${first}`)
   const body = start + fence.length + 4
   return readme.slice(body, readme.indexOf("```", body))
 }
@@ -94,7 +94,8 @@ beforeAll(async () => {
   packed = await pack(root, work)
   await installFresh(root, packed, project, ["effect", "xstate", "@effect/platform-node", "@effect/sql-pg"])
   // The README's set-up and agents, as written there.
-  const readme = await readFile(join(root, "README.md"), "utf8")
+  const pages = ["README.md", ...(await readdir(join(root, "docs"))).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))]
+  const readme = (await Promise.all(pages.map((page) => readFile(join(root, page), "utf8")))).join("\n")
   await writeFile(join(project, "deno.json"), readmeBlock(readme, "json", '{\n  "nodeModulesDir"'))
   for (const runtime of runtimes) {
     await writeFile(join(project, `agent-${runtime}.ts`), readmeBlock(readme, "ts", `// examples/hello-${runtime}.ts`))
@@ -122,10 +123,11 @@ afterAll(async () => {
 })
 
 describe("the packed tarball", () => {
-  it("holds the built code, README, LICENSE and package.json, and no tests or test support", () => {
-    const outside = packed.files.filter((file) => !file.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(file))
+  it("holds the built code, README, the docs pages, LICENSE and package.json, and no tests or test support", () => {
+    const outside = packed.files.filter((file) =>
+      !file.startsWith("dist/") && !/^docs\/[\w-]+\.md$/.test(file) && !["package.json", "README.md", "LICENSE"].includes(file))
     expect(outside).toEqual([])
-    expect(packed.files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "dist/src/index.js", "dist/src/index.d.ts"]))
+    expect(packed.files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "docs/agents.md", "dist/src/index.js", "dist/src/index.d.ts"]))
     expect(packed.files.filter((file) => /\.test\.|test-helper|[/.]testing[/.]|fixture|\.map$/.test(file))).toEqual([])
     expect(packed.files.filter((file) => !/\.(js|d\.ts)$/.test(file) && file.startsWith("dist/"))).toEqual([])
   })

@@ -1,10 +1,11 @@
 /**
  * The published shape: npm's `exports` map and deno.json's exports name the same entry points,
  * each pointing at the same source module; every TypeScript block of the README is a whole example
- * file that imports only packages and that examples/examples.test.ts runs; and the README installs
+ * file that imports only packages and that examples/examples.test.ts runs (so is every block of the
+ * pages under docs/); and the README installs
  * the peer dependencies in the ranges package.json declares.
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { packageName, packageVersionNumber } from "../../src/cli/version.ts"
@@ -49,9 +50,11 @@ describe("package entry points", () => {
   })
 })
 
-describe("README code blocks", () => {
+/** The README, CONFORMANCE.md and every page under docs/, by path. */
+const pages = ["README.md", "CONFORMANCE.md", ...readdirSync(`${root}docs`).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)]
+
+describe("code blocks of the README and docs/", () => {
   const readme = read("README.md")
-  const blocks = [...readme.matchAll(/```ts\n(\/\/ (examples\/[\w/.-]+\.ts)[^\n]*\n[\s\S]*?)```/g)]
   /** The package names the README uses, as the examples (inside the repository) spell them. */
   const asInRepo = (code: string) =>
     code
@@ -60,19 +63,40 @@ describe("README code blocks", () => {
       .replace(/from "a2a-actors\/(schemas|machines)"/g, 'from "../$1/index.ts"')
       .replace(/from "a2a-actors\/postgres"/g, 'from "../src/store/postgres/index.ts"')
       .replace(/from "a2a-actors"/g, 'from "../src/index.ts"')
+  const blocksOf = (text: string) => [...text.matchAll(/```ts\n(\/\/ (examples\/[\w/.-]+\.ts)[^\n]*\n[\s\S]*?)```/g)]
+  const all = pages.flatMap((page) => blocksOf(read(page)).map((block) => ({ page, body: block[1]!, file: block[2]! })))
 
   it("has code blocks taken from the examples", () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(10)
-    expect(readme.match(/```ts\n/g)?.length, "every ts block names its example file on its first line").toBe(blocks.length)
+    expect(all.length).toBeGreaterThanOrEqual(10)
+    for (const page of pages) {
+      const text = read(page)
+      expect(text.match(/```ts\n/g)?.length ?? 0, `${page}: every ts block names its example file on its first line`).toBe(blocksOf(text).length)
+    }
   })
 
-  for (const [, body, file] of blocks) {
-    it(`shows all of ${file}, a program that runs in a project of your own`, () => {
-      expect(body!.match(/from "\.{1,2}\/[^"]*"/g), "imports only packages, no files of this repository").toBeNull()
-      expect(asInRepo(body!), "the whole file, imports to the end").toBe(read(file!))
+  it("links only to pages and anchors that exist", () => {
+    const anchors = new Map(pages.map((page) => [page, new Set([...read(page).matchAll(/^#{1,4} (.*)$/gm)].map(([, heading]) =>
+      heading!.trim().toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")))]))
+    for (const page of pages) {
+      const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : ""
+      for (const [, target] of read(page).matchAll(/\]\(((?!https?:|mailto:)[^)\s]+)\)/g)) {
+        const [path, anchor] = target!.split("#") as [string, string | undefined]
+        const resolved = path === "" ? page : new URL(path, `file:///${dir}`).pathname.slice(1)
+        expect(existsSync(`${root}${resolved}`), `${page} links to ${target}`).toBe(true)
+        if (anchor !== undefined && resolved.endsWith(".md")) {
+          expect(anchors.get(resolved)?.has(anchor), `${page} links to ${target}`).toBe(true)
+        }
+      }
+    }
+  })
+
+  for (const { page, body, file } of all) {
+    it(`${page} shows all of ${file}, a program that runs in a project of your own`, () => {
+      expect(body.match(/from "\.{1,2}\/[^"]*"/g), "imports only packages, no files of this repository").toBeNull()
+      expect(asInRepo(body), "the whole file, imports to the end").toBe(read(file))
     })
 
-    it(`runs ${file} in examples/examples.test.ts`, () => {
+    it(`runs ${file} (shown in ${page}) in examples/examples.test.ts`, () => {
       expect(read("examples/examples.test.ts")).toContain(`"${file}"`)
     })
   }

@@ -1,7 +1,7 @@
 /**
  * A small round-robin HTTP front for several instances of one agent, for trying a cluster locally
  * and for tests (`npm run start:cluster` puts one before three instances). In production any load
- * balancer does the same job; see the README's "Running several instances".
+ * balancer does the same job; see "Running several instances" in docs/storage.md.
  *
  * - Each request goes to the next instance in turn. An instance that refuses the connection (it is
  *   down or not yet up) is skipped and the next one tried, so a killed instance costs no failed request.
