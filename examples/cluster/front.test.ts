@@ -182,6 +182,37 @@ describe("cluster front", () => {
     await expect(response.text()).rejects.toThrow()
   })
 
+  it("never sends a request on to another instance once it reached one, even on a reused connection", async () => {
+    // The instance takes the request in on a kept-alive connection and dies before answering (the
+    // connection is reset): it may have acted on it, so the request must not run again elsewhere.
+    let requests = 0
+    const dying = await backend("dying", (_req, res) => {
+      requests++
+      if (requests === 1) return void res.end("first")
+      res.socket?.resetAndDestroy()
+    })
+    const other = await backend("other")
+    const f = await front([dying, other])
+    const post = (body: string) =>
+      fetch(`${f.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(5_000)
+      })
+    expect(await (await post("{}")).text()).toBe("first")
+    expect(await (await post("{}")).text()).toBe("other")
+    // The third request goes to `dying` on the connection its first answer left open.
+    const third = await post(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "message/send", params: {} }))
+    expect(third.status).toBe(502)
+    expect(third.headers.get(instanceHeader)).toBeNull()
+    const body = await third.json() as { id: unknown; error: { code: number; message: string } }
+    expect(body.id).toBe(3)
+    expect(body.error.message).toMatch(/dying/)
+    expect(requests).toBe(2)
+    expect(other.seen()).toBe(1)
+  })
+
   it("answers 502 with a JSON-RPC error for a JSON-RPC call when every instance is down", async () => {
     const f = await front([await refusingPort(), await refusingPort()])
     const response = await fetch(`${f.url}/`, {

@@ -5,8 +5,10 @@
  *
  * - Each request goes to the next instance in turn. An instance that refuses the connection (it is
  *   down or not yet up) is skipped and the next one tried, so a killed instance costs no failed request.
- *   A request is retried only when it cannot have reached an instance: the connection was refused, or
- *   a pooled keep-alive connection was found closed before any answer.
+ *   A request is retried only when it provably never reached an instance (the connection was refused);
+ *   any other failure before an answer is a 502, since the instance may have acted on the request.
+ *   Kept-alive connections are closed by the front after 1 s idle, well before any runtime's own idle
+ *   timeout, so that an instance rarely closes one under a request.
  * - Responses are piped through as they arrive: an SSE stream reaches the client event by event.
  *   When the client goes away the request to the instance is dropped too, and when the instance goes
  *   away mid-answer the client's connection is cut, so an SSE client sees the break and can resume.
@@ -120,10 +122,12 @@ const refuse = (res: ServerResponse, status: number, message: string, body: Buff
   res.end(payload)
 }
 
-/** Whether a failed attempt cannot have reached an instance, so the request may go to another. */
-const safeToRetry = (error: NodeJS.ErrnoException, reusedSocket: boolean): boolean =>
-  error.code === "ECONNREFUSED" ||
-  (reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE"))
+/**
+ * Whether a failed attempt provably never reached an instance, so the request may go to another: only a
+ * refused connection. A reset, even on a kept-alive connection that looked idle, may come after the
+ * instance read the request (and acted on it): sending it again could run a message twice.
+ */
+const neverReached = (error: NodeJS.ErrnoException): boolean => error.code === "ECONNREFUSED"
 
 /** JSON-RPC's internal error, used for "no instance answered". */
 const internalErrorCode = -32603
@@ -135,8 +139,10 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
   let backends: ReadonlyArray<Backend> = options.backends ?? []
   let next = 0
   const maxBody = options.maxBodyBytes ?? defaultFrontMaxBodyBytes
-  // One pool of keep-alive connections to the instances; no cap, every client request gets one.
-  const pool = new Agent({ keepAlive: true })
+  // One pool of keep-alive connections to the instances; no cap, every client request gets one. An idle
+  // connection is closed after 1 s, before the instance would close it (Node's default is 5 s): a request
+  // then never meets a connection the instance is closing at that moment, which would be a 502.
+  const pool = new Agent({ keepAlive: true, timeout: 1_000 })
   const requestTimeout = options.requestTimeoutMs ?? 30_000
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout)
 
@@ -185,7 +191,7 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
     upstream.once("error", (error: NodeJS.ErrnoException) => {
       if (answered) return void res.destroy()
       if (res.destroyed) return
-      if (safeToRetry(error, upstream.reusedSocket)) return forward(req, res, body, order, i + 1)
+      if (neverReached(error)) return forward(req, res, body, order, i + 1)
       refuse(res, 502, `Instance ${backend.name} failed before answering (${error.code ?? error.message})`, body, internalErrorCode)
     })
     // The client went away: so does the request to the instance (a stream reader leaves, say).
