@@ -32,10 +32,10 @@ const leftMessage = <A, E extends { message: string }>(e: Result.Result<A, E>): 
 }
 
 // Resource names (`tasks/{id}/...`) cannot carry a `/` in an id, nor be empty: the `.proto` naming scheme's own
-// limit. Push configs are generated with such task ids only.
+// limit. Push configs are generated with such task ids only (and, as every id, without U+0000 or surrogates).
 const ResourceNamedPushConfig = Schema.Struct({
   ...TaskPushNotificationConfig.fields,
-  taskId: Schema.String.check(Schema.isPattern(/^[^/]{1,256}$/))
+  taskId: Schema.String.check(Schema.isPattern(/^[^/\u0000\uD800-\uDFFF]{1,256}$/))
 })
 
 describe("REST mapping round trips (encode to the REST form, then decode, gives the value back)", () => {

@@ -17,6 +17,7 @@ import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts
 import type { Principal } from "../auth/principal.ts"
 import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
+import type { TaskStoreFailure } from "../runtime/task-store.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
@@ -93,7 +94,7 @@ interface Built {
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
-const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, never, Scope.Scope> =>
+const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, TaskStoreFailure, Scope.Scope> =>
   Effect.gen(function* () {
     const options = resolveServerOptions(config)
     const card: AgentCard = {
@@ -279,7 +280,7 @@ export const A2AServer = {
    * )
    * ```
    */
-  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
+  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, TaskStoreFailure, HttpRouter.HttpRouter> =>
     HttpRouter.use((router) =>
       Effect.gen(function* () {
         const built = yield* onIoScheduler(build(agent, config))

@@ -75,6 +75,21 @@ export const migrations: ReadonlyArray<Migration> = [
       `ALTER TABLE ${s}.commands ALTER COLUMN body TYPE json USING body::json,
         ALTER COLUMN answer TYPE json USING answer::json`
     ]
+  },
+  {
+    id: 4,
+    name: "instances alive, agents' saved state, bounded events and housekeeping in batches",
+    statements: (s) => [
+      // Senders of commands wait for an answer while the target instance is alive.
+      `CREATE TABLE ${s}.instances (id text PRIMARY KEY, alive_until double precision NOT NULL)`,
+      // What an agent keeps to resume a task on any instance (a workflow's machine), never sent to clients.
+      `ALTER TABLE ${s}.tasks ADD COLUMN saved json, ADD COLUMN events_compacted boolean NOT NULL DEFAULT false`,
+      `CREATE INDEX tasks_events_kept ON ${s}.tasks (updated_at) WHERE state IN ${terminal} AND NOT events_compacted`,
+      `CREATE INDEX tasks_waiting ON ${s}.tasks (owner, updated_at) WHERE state IN ('input-required', 'auth-required')`,
+      `CREATE INDEX tasks_waiting_idle ON ${s}.tasks (updated_at) WHERE state IN ('input-required', 'auth-required')`,
+      `CREATE INDEX commands_answered ON ${s}.commands (answered_at) WHERE answered_at IS NOT NULL`,
+      `CREATE INDEX commands_created ON ${s}.commands (created_at)`
+    ]
   }
 ]
 
