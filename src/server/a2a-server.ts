@@ -10,7 +10,7 @@
  * ```
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
-import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Layer, Queue, Scheduler, Scope } from "effect"
 import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
@@ -19,6 +19,7 @@ import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
 import type { TaskStoreFailure } from "../runtime/task-store.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
+import type { AuditEventInput } from "../audit/audit-event.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
@@ -122,14 +123,18 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
     const publisher = makeCardPublisher(card, options, facts, config.cardSigning)
 
     if (audit.enabled) {
+      // Transitions are observed synchronously (the listener must not work): they queue here and are
+      // recorded in order by a fiber of the server's scope, with the server's logger and tracer.
+      const transitions = yield* Queue.unbounded<AuditEventInput>()
+      yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(transitions), (input) => Effect.ignore(audit.record(input)))))
       yield* runtime.onTaskChange((change) => {
         if (change.previous === change.task.status.state) return
-        Effect.runFork(Effect.ignore(audit.record({
+        Queue.offerUnsafe(transitions, {
           kind: "task-transition",
           taskId: change.task.id,
           from: change.previous ?? null,
           to: change.task.status.state
-        })))
+        })
       })
     }
     const push = card.capabilities.pushNotifications === true
