@@ -5,11 +5,12 @@
  * surrogate) is refused at the wire, the same on every store.
  */
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { serveNode } from "../../adapters/node.ts"
 import { Agent } from "../../agent/agent.ts"
 import { messageText } from "../../agent/messages.ts"
 import { A2AServer } from "../../server/a2a-server.ts"
+import { TaskStoreFailure } from "../../runtime/task-store.ts"
 import { wireCall } from "../../../testing/server/wire-call.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres, testDatabaseUrl } from "../../../testing/store/postgres.ts"
 import { makePostgresTaskStore } from "./pg-task-store.ts"
@@ -57,6 +58,38 @@ const call = (i: number, method: string, params: unknown) => wireCall(fetch, met
 
 const message = (text: string, extra: Record<string, unknown> = {}) => ({
   message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }], ...extra }
+})
+
+describe("a write the store does not take", () => {
+  requirePostgres()
+
+  it("is never answered as a task, and the store's words stay in the log, never on the wire", async () => {
+    const failing = Effect.map(
+      makePostgresTaskStore({ url: databaseUrl(), schema, instanceId: "R", lease: 1_000 }),
+      (store) => ({
+        ...store,
+        put: () => Effect.fail(new TaskStoreFailure({ message: "PostgreSQL task store: writing a task failed: relation secret.tasks is locked" })),
+        get: () => Effect.fail(new TaskStoreFailure({ message: "PostgreSQL task store: reading a task failed: relation secret.tasks is locked" }))
+      })
+    )
+    const lines: Array<string> = []
+    const logged = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void lines.push(args.map(String).join(" ")))
+    const server = await A2AServer.make(echo, { runtime: { store: failing } })
+    try {
+      for (const blocking of [true, false]) {
+        const sent = await wireCall(server.handler, "message/send", { ...message("hi"), configuration: { blocking } })
+        expect(sent.body.result, JSON.stringify(sent.body)).toBeUndefined()
+        expect(sent.body.error).toEqual({ code: -32603, message: "the task store is unavailable; try again" })
+      }
+      const read = await wireCall(server.handler, "tasks/get", { id: "any" })
+      expect(read.body.error).toEqual({ code: -32603, message: "the task store is unavailable; try again" })
+      // The log says what failed, naming the task.
+      expect(lines.some((l) => /task [0-9a-f-]{36}: the task store failed/.test(l) && l.includes("secret.tasks"))).toBe(true)
+    } finally {
+      logged.mockRestore()
+      await server.dispose({ graceMs: 0 })
+    }
+  })
 })
 
 describe("payloads PostgreSQL cannot expand", () => {
