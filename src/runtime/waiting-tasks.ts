@@ -29,6 +29,7 @@ const describe = (ms: number): string =>
   ms % 86_400_000 === 0 ? `${ms / 86_400_000} day${ms === 86_400_000 ? "" : "s"}`
   : ms % 3_600_000 === 0 ? `${ms / 3_600_000} hour${ms === 3_600_000 ? "" : "s"}`
   : ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`
+  : ms % 1_000 === 0 ? `${ms / 1_000} second${ms === 1_000 ? "" : "s"}`
   : `${ms} ms`
 
 export const makeWaitingTasks = (store: TaskStore, options: WaitingTasksOptions = {}) => {
