@@ -75,9 +75,10 @@ export interface A2AServerHandle {
   /** How many audit events could not be recorded since the server started (each is also logged at error level). */
   readonly auditFailures: () => number
   /**
-   * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
-   * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
-   * queued push notifications get a few seconds to go out.
+   * Shuts down: `/readyz` says not ready and new tasks are refused at once; open streams end cleanly at
+   * once; running tasks get `graceMs` (default the server's `shutdownGraceMs`) to reach a terminal or
+   * interrupted state, then are handed over to another instance (a store several instances share: see
+   * `TaskRuntime`'s `ShutdownRule`) or canceled; queued push notifications get a few seconds to go out.
    */
   readonly dispose: (options?: { readonly graceMs?: number }) => Promise<void>
 }
@@ -192,6 +193,10 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
         yield* add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* add("GET", path, cardJson)
         yield* add("*", restRoutePattern, restRoute(routeDeps))
+        if (options.healthChecks) {
+          yield* add("GET", healthPaths.live, () => Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }, { headers: noStore })))
+          yield* add("GET", healthPaths.ready, () => Effect.sync(() => readiness(runtime)))
+        }
         if (push !== undefined) {
           const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
           yield* add("GET", "/.well-known/jwks.json", () => jwks)
@@ -205,6 +210,19 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
       })
     return { runtime, register, shutdown, auditFailures: audit.failures }
   })
+
+/** The paths of the health checks (see `healthChecks`). */
+export const healthPaths = { live: "/healthz", ready: "/readyz" } as const
+
+const noStore = { "cache-control": "no-store" }
+
+/** `/readyz`: 200 while the runtime takes new tasks, else 503 saying why. */
+const readiness = (runtime: TaskRuntime): HttpServerResponse.HttpServerResponse => {
+  if (runtime.ready()) return HttpServerResponse.jsonUnsafe({ status: "ready" }, { headers: noStore })
+  const unstored = runtime.storeHealth().unstoredTasks
+  const reason = unstored > 0 ? `the task store has not taken ${unstored} finished task${unstored === 1 ? "" : "s"}` : "stopping"
+  return HttpServerResponse.jsonUnsafe({ status: "not ready", reason }, { status: 503, headers: noStore })
+}
 
 /** A configured `publicUrl` must be an absolute http(s) URL without query or fragment. */
 const checkPublicUrl = (publicUrl: string | undefined): void => {

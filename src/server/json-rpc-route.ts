@@ -209,7 +209,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const exit = refused !== undefined
         ? Exit.fail(refused)
         : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
-      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
+      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
+        const taskId = taskIdOf(decoded.params, undefined)
+        yield* Effect.logError(`${method}${taskId === undefined ? "" : ` for task ${taskId}`} failed with a defect`, exit.cause)
+      }
       const outcome: Result.Result<unknown, ProtocolError> = Exit.isSuccess(exit)
         ? Result.succeed(exit.value)
         : Result.fail(toProtocolError(exit.cause))

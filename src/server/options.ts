@@ -23,8 +23,17 @@ export interface A2AServerOptions {
   readonly maxBodyBytes?: number
   /** Idle time after which an open stream gets a `: ping` comment. Default 15,000 ms; 0 turns it off. */
   readonly heartbeatMs?: number
-  /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
+  /**
+   * How long `dispose` lets running tasks finish before handing them over to another instance (a store
+   * shared by several instances) or canceling them. Default 5,000 ms.
+   */
   readonly shutdownGraceMs?: number
+  /**
+   * Serve `GET /healthz` (200 while the process serves) and `GET /readyz` (200 while it takes new tasks,
+   * 503 once it is stopping or while its store does not take finished tasks), for load balancers. Default
+   * true; false leaves both paths to the app.
+   */
+  readonly healthChecks?: boolean
 }
 
 /** Options with every default applied. */
@@ -35,6 +44,7 @@ export interface ResolvedServerOptions {
   readonly maxBodyBytes: number
   readonly heartbeatMs: number
   readonly shutdownGraceMs: number
+  readonly healthChecks: boolean
 }
 
 /** Default request-body limit: 10 MiB. */
@@ -47,7 +57,8 @@ export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedSe
   trustProxyHeaders: options.trustProxyHeaders ?? false,
   maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
   heartbeatMs: options.heartbeatMs ?? 15_000,
-  shutdownGraceMs: options.shutdownGraceMs ?? 5_000
+  shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
+  healthChecks: options.healthChecks ?? true
 })
 
 const normalisePath = (path: string): `/${string}` => (path.startsWith("/") ? (path as `/${string}`) : `/${path}`)

@@ -106,7 +106,7 @@ export const makeLeaseKeeper = (deps: LeaseKeeperDeps) => {
    * it did is stored, and its lease released at once. A task waiting for input keeps waiting for the next
    * message on any instance; a running one is taken over by another instance now (see `Hosting.hostTaken`).
    */
-  const handOverAll = Effect.forEach([...registry.hosts()], (host) =>
+  const handOverAll = Effect.suspend(() => Effect.forEach([...registry.hosts()], (host) =>
     Effect.suspend(() => {
       if (!host.materialized() || host.lost() || isTerminalTask(host.task())) return Effect.void
       const waiting = isWaitingTask(host.task())
@@ -117,7 +117,7 @@ export const makeLeaseKeeper = (deps: LeaseKeeperDeps) => {
             shared.releaseLease(host.taskId, epoch, { handOver: !waiting }),
             (e) => Effect.logWarning(`task ${host.taskId}: its lease could not be released; another instance takes it over when it expires`, e)
           ))
-    }), { concurrency: "unbounded", discard: true })
+    }), { concurrency: "unbounded", discard: true }))
 
   return { adopt, rescue, start, handOverAll }
 }
