@@ -11,7 +11,7 @@ import { openStream, rpc, userMessage } from "../../testing/server/rpc.ts"
 import type { StreamEvent } from "../scenarios/sse-session.ts"
 import { clusterDatabase, databaseSkipReason } from "./cluster-database.ts"
 
-const database = clusterDatabase()
+const database = clusterDatabase("handover")
 const leaseMs = 20_000
 const resultOf = (e: StreamEvent): any => (e.json as { result?: unknown } | undefined)?.result
 

@@ -44,9 +44,10 @@ describe("commands on PostgreSQL", () => {
         yield* sql.unsafe(`LOCK TABLE ${tables.map((t) => `${schema}.${t.name}`).join(", ")} IN ACCESS EXCLUSIVE MODE`)
         // Nothing serves commands on the holder's store (no handler): the session plays its part.
         const sending = yield* Effect.forkChild(sender.shared.send("holder", id, { kind: "cancel" }))
+        // The sender has sent the command and its look (a read: its other statements write) waits for the lock.
         yield* until(Effect.map(
           testQuery<{ readonly n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
-            WHERE application_name = 'a2a-actors sender' AND wait_event_type = 'Lock'`),
+            WHERE application_name = 'a2a-actors sender' AND wait_event_type = 'Lock' AND ltrim(query) ILIKE 'select%'`),
           (rows) => Number(rows[0]!.n) > 0
         ))
         const taken = yield* sql.unsafe<{ readonly id: string }>(

@@ -33,6 +33,8 @@ export const makeCommands = (db: StoreDb, wakeups: Wakeups): Commands => {
   let handlers: SharedHandlers | undefined
   let taking = false
   let takeAgain = false
+  // Commands being served here: a take passes them over, and takes every other unanswered one.
+  const serving = new Set<string>()
 
   const answer = (id: string, body: CommandBody) =>
     query("answering a command", `WITH u AS (UPDATE ${s}.commands SET answer = $2::json, answered_at = now() WHERE id = $1::bigint RETURNING id)
@@ -49,19 +51,24 @@ export const makeCommands = (db: StoreDb, wakeups: Wakeups): Commands => {
     takeAgain = false
     return query<{ readonly id: string; readonly task_id: string; readonly body: CommandBody | string }>(
       "taking commands",
-      `UPDATE ${s}.commands SET taken_at = now() WHERE target = $1 AND taken_at IS NULL RETURNING id::text, task_id, body`,
-      [instanceId]
+      `UPDATE ${s}.commands SET taken_at = coalesce(taken_at, now())
+        WHERE target = $1 AND answered_at IS NULL AND NOT (id::text = ANY($2::text[])) RETURNING id::text, task_id, body`,
+      [instanceId, [...serving]]
     ).pipe(
       Effect.flatMap((rows) =>
-        Effect.forEach(rows, (row) =>
-          Effect.forkIn(
+        Effect.forEach(rows, (row) => {
+          if (serving.has(row.id)) return Effect.void
+          serving.add(row.id)
+          return Effect.forkIn(
             // Once taken, a command is answered: the sender waits for this answer for as long as this instance lives.
             Effect.flatMap(serve(row.task_id, json(row.body)), (body) => answer(row.id, body)).pipe(
               Effect.retry({ times: 5, schedule: Schedule.exponential(Duration.millis(50)) }),
-              Effect.catch((e) => Effect.logError(`task ${row.task_id}: the answer to command ${row.id} could not be stored`, e))
+              Effect.catch((e) => Effect.logError(`task ${row.task_id}: the answer to command ${row.id} could not be stored; it is taken again`, e)),
+              Effect.ensuring(Effect.sync(() => serving.delete(row.id)))
             ),
             db.scope
-          ), { discard: true })
+          )
+        }, { discard: true })
       ),
       Effect.catch((e) => Effect.logWarning("could not take commands", e)),
       Effect.ensuring(Effect.suspend(() => {
@@ -82,12 +89,17 @@ export const makeCommands = (db: StoreDb, wakeups: Wakeups): Commands => {
 
   const send = (instance: string, taskId: string, command: CommandBody) =>
     Effect.gen(function*() {
+      // Keyed, so that the insert run again after it took effect (its answer lost) sends nothing twice.
+      const key = crypto.randomUUID()
       const rows = yield* query<{ readonly id: string }>("sending a command", `WITH c AS (
-          INSERT INTO ${s}.commands (target, task_id, body) VALUES ($1, $2, $3::json) RETURNING id
-        ) SELECT id::text, pg_notify($4, 'c:' || $1) FROM c`, [instance, taskId, JSON.stringify(command), channel])
+          INSERT INTO ${s}.commands (target, task_id, body, request_key) VALUES ($1, $2, $3::json, $5)
+          ON CONFLICT (request_key) DO NOTHING RETURNING id
+        ), sent AS (
+          SELECT id FROM c UNION ALL SELECT id FROM ${s}.commands WHERE request_key = $5 AND NOT EXISTS (SELECT 1 FROM c)
+        ) SELECT id::text, pg_notify($4, 'c:' || $1) FROM sent`, [instance, taskId, JSON.stringify(command), channel, key])
       const id = rows[0]!.id
-      const key = `a:${id}`
-      const waiter = wakeups.add(key)
+      const answerKey = `a:${id}`
+      const waiter = wakeups.add(answerKey)
       const drop = query("dropping a command", `DELETE FROM ${s}.commands WHERE id = $1::bigint`, [id])
       return yield* Effect.gen(function*() {
         while (true) {
@@ -116,7 +128,7 @@ export const makeCommands = (db: StoreDb, wakeups: Wakeups): Commands => {
           }
           yield* wakeups.wait(waiter)
         }
-      }).pipe(Effect.ensuring(Effect.sync(() => wakeups.remove(key, waiter))))
+      }).pipe(Effect.ensuring(Effect.sync(() => wakeups.remove(answerKey, waiter))))
     })
 
   return {

@@ -35,10 +35,13 @@ export const makeLeases = (db: StoreDb): Leases => {
         ),
     takeOver: (taskId, epoch) =>
       Effect.map(
-        query<Row>("taking a task over", `UPDATE ${s}.tasks SET lease_instance = $2, lease_epoch = lease_epoch + 1,
+        // The second case is this very statement run again after it took effect (its answer was lost):
+        // only one taker per task runs at a time in an instance, so this instance's lease one epoch on is its own.
+        query<Row>("taking a task over", `UPDATE ${s}.tasks SET lease_instance = $2, lease_epoch = $4::int + 1,
             lease_until = ${nowMs} + $3::float8
-          WHERE id = $1 AND state NOT IN ${terminalList} AND lease_epoch = $4::int
-            AND (lease_instance IS NULL OR lease_until < ${nowMs} OR lease_instance = $2)
+          WHERE id = $1 AND state NOT IN ${terminalList}
+            AND ((lease_epoch = $4::int AND (lease_instance IS NULL OR lease_until < ${nowMs} OR lease_instance = $2))
+              OR (lease_epoch = $4::int + 1 AND lease_instance = $2))
           RETURNING ${recordColumns()}`, [taskId, instanceId, leaseMs, epoch]),
         (rows) => Option.map(Option.fromNullishOr(rows[0]), toRecord)
       ),

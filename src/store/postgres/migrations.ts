@@ -88,7 +88,12 @@ export const migrations: ReadonlyArray<Migration> = [
       `CREATE INDEX tasks_waiting ON ${s}.tasks (owner, updated_at) WHERE state IN ('input-required', 'auth-required')`,
       `CREATE INDEX tasks_waiting_idle ON ${s}.tasks (updated_at) WHERE state IN ('input-required', 'auth-required')`,
       `CREATE INDEX commands_answered ON ${s}.commands (answered_at) WHERE answered_at IS NOT NULL`,
-      `CREATE INDEX commands_created ON ${s}.commands (created_at)`
+      `CREATE INDEX commands_created ON ${s}.commands (created_at)`,
+      // A command is sent once even when its insert runs again after a lost answer; its target takes
+      // every command it has not answered (a take whose answer was lost is taken again).
+      `ALTER TABLE ${s}.commands ADD COLUMN request_key text`,
+      `CREATE UNIQUE INDEX commands_request_key ON ${s}.commands (request_key)`,
+      `CREATE INDEX commands_unanswered ON ${s}.commands (target) WHERE answered_at IS NULL`
     ]
   }
 ]

@@ -2,7 +2,7 @@
  * What every part of the PostgreSQL store shares: the client, the schema, this instance's id and lease,
  * and one way to run a statement (its failure a {@link TaskStoreFailure} naming what was being done).
  */
-import { Effect } from "effect"
+import { Duration, Effect, Schedule } from "effect"
 import type { Scope } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import type * as PgClient from "@effect/sql-pg/PgClient"
@@ -38,6 +38,26 @@ export interface StoreDb {
 export const storeFailure = (what: string) => (cause: SqlError) =>
   new TaskStoreFailure({ message: `PostgreSQL task store: ${what} failed: ${cause.message}`, cause })
 
+/**
+ * Whether a statement failed because its connection did (dropped, or ended by the server, as an
+ * administrator's `pg_terminate_backend` or a restart does) or lost a race PostgreSQL itself resolves
+ * (deadlock, serialization): the same statement may succeed on another connection.
+ */
+export const isTransient = (error: SqlError): boolean => {
+  if (error.isRetryable) return true
+  const code = (error.reason.cause as { readonly code?: unknown } | undefined)?.code
+  // 57P01-57P03: the server ended the connection (admin shutdown, crash shutdown, cannot connect now).
+  return typeof code === "string" && (code.startsWith("08") || code.startsWith("57P"))
+}
+
+/**
+ * How a statement that failed with its connection is retried: five more times, from 20 ms doubling (about
+ * 600 ms in all), long enough for the pool to open a new connection, short enough for a request to wait.
+ * Every statement of the store may run twice: each one is written so that running it again after it
+ * took effect changes nothing more (see task-rows.ts, leases.ts and commands.ts).
+ */
+const transientRetry = { times: 5, schedule: Schedule.exponential(Duration.millis(20)), while: isTransient } as const
+
 /** The {@link StoreDb} of a client. */
 export const makeStoreDb = (
   sql: PgClient.PgClient,
@@ -47,5 +67,5 @@ export const makeStoreDb = (
   sql,
   channel: `a2a_${fields.schema}`,
   query: <A extends object>(what: string, text: string, params: ReadonlyArray<unknown> = []) =>
-    Effect.mapError(sql.unsafe<A>(text, params), storeFailure(what))
+    sql.unsafe<A>(text, params).pipe(Effect.retry(transientRetry), Effect.mapError(storeFailure(what)))
 })

@@ -120,6 +120,7 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
       ), ev AS (
         INSERT INTO ${s}.events (task_id, seq, event)
         SELECT $1, x.seq, x.event::json FROM unnest($12::int[], $13::text[]) AS x(seq, event) WHERE EXISTS (SELECT 1 FROM ins)
+        ON CONFLICT DO NOTHING
       )
       SELECT ins.* FROM ins`, [
       task.id, input.owner, task.contextId, task.status.state, JSON.stringify(task), JSON.stringify(input.pushConfigs),
@@ -153,6 +154,8 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
       ), ev AS (
         INSERT INTO ${s}.events (task_id, seq, event)
         SELECT $1, x.seq, x.event::json FROM unnest($12::int[], $17::text[]) AS x(seq, event) WHERE EXISTS (SELECT 1 FROM upd)
+        -- Events a write that took effect but whose answer was lost stored already (its retry re-sends them).
+        ON CONFLICT DO NOTHING
       ), old AS (
         DELETE FROM ${s}.events WHERE task_id = $1 AND seq <= $11::int AND $11::int > 0 AND EXISTS (SELECT 1 FROM upd)
       )
