@@ -1,10 +1,8 @@
-import { Cause, Clock, Effect, Exit, Fiber, Schedule } from "effect"
+import { Cause, Clock, Effect, Exit, Fiber } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
-import type { Message, PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
-import type { Agent } from "../agent/agent.ts"
+import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
 import { toAgentMessage } from "../agent/messages.ts"
-import type { Principal } from "../auth/principal.ts"
 import { agentFailureText } from "./agent-failure.ts"
 import { makeEventLog } from "./event-log.ts"
 import type { EventLog, Sequenced } from "./event-log.ts"
@@ -12,58 +10,13 @@ import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
 import { makeRunContext } from "./run-context.ts"
 import type { InputWaiter, RunState } from "./run-context.ts"
+import { finalRecord } from "./final-record.ts"
+import type { HostEnv, RunInput } from "./host-env.ts"
 import { traced } from "./tracing.ts"
-import type { TaskStore, TaskStoreFailure, VersionConflict, WriteRefused } from "./task-store.ts"
+import type { TaskStoreFailure, VersionConflict, WriteRefused } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
 
-/** A Task state change, as observed through `TaskRuntime.onTaskChange`. */
-export interface TaskChange {
-  readonly task: Task
-  /** The state before this change; absent when the task was just created. */
-  readonly previous?: TaskState
-  /** Id of the owning principal. */
-  readonly owner: string
-  /** The task's push-notification configs at the time of the change. */
-  readonly pushConfigs: ReadonlyArray<PushNotificationConfig>
-}
-
-/** What a host needs from its runtime. */
-export interface HostEnv {
-  readonly agent: Agent
-  readonly store: TaskStore
-  readonly window: number
-  /** How long an agent waits at most for a live stream reader that makes no progress (see paced-log.ts). */
-  readonly stallMs: number
-  readonly notify: (change: TaskChange) => void
-  /**
-   * Starts a run of the agent in a fiber of its own, owned by the runtime (closing the runtime interrupts it).
-   * `inline`: the fiber's first synchronous steps run before `spawn` returns, instead of on the next tick.
-   */
-  readonly spawn: (program: Effect.Effect<void, unknown>, inline: boolean) => Effect.Effect<Fiber.Fiber<void, unknown>>
-  /** Called when the host no longer serves its task (terminal and stored, answered with a Message, or lost). */
-  readonly release: (host: TaskHost) => void
-  /** When to try again to store a terminal Task whose write failed (until it succeeds). */
-  readonly storeRetry: Schedule.Schedule<unknown, unknown>
-  /** Counters of the store's health, shared by every host of the runtime. */
-  readonly storeHealth: StoreHealthCounters
-  /** Why `owner` may not have one more task waiting for input, if so (see `waitingTasks`). */
-  readonly admitWaiting: (owner: string) => Effect.Effect<string | undefined>
-}
-
-/** What `TaskRuntime.storeHealth` reports; hosts update it in place. */
-export interface StoreHealthCounters {
-  /** Finished tasks kept in memory because their terminal record is not stored yet. */
-  unstoredTasks: number
-  /** Store writes (and the reads of a write's retry) that failed since the runtime started. */
-  failedWrites: number
-}
-
-/** Who triggered a run of `execute`. */
-export interface RunInput {
-  readonly message: Message
-  readonly principal: Principal
-  readonly extensions: ReadonlyArray<string>
-}
+export type { HostEnv, RunInput, StoreHealthCounters, TaskChange } from "./host-env.ts"
 
 /**
  * One task in this process: its machine snapshot, event log, store version and the agent's running fiber
@@ -247,52 +200,7 @@ export const makeTaskHost = (
       forgotten = true
       env.release(host)
     })
-    // A terminal record that the store refused is retried in the background until it is stored; until
-    // then the host stays, so every reader keeps getting the task's true state rather than the stale record.
-    let retrying = false
-    const retryStore = (firstFailure: unknown): Effect.Effect<void> => {
-      let attempts = 1
-      const what = () => `task ${taskId} ended ${state()} but its record is not stored`
-      return Effect.andThen(
-        Effect.logError(`${what()}; retrying with backoff`, firstFailure),
-        persist.flush.pipe(
-          Effect.tapError((failure) => {
-            attempts++
-            // Logged at 2, 4, 8, ... attempts: visible for as long as it lasts, without a line per retry.
-            return (attempts & (attempts - 1)) === 0 ? Effect.logError(`${what()} after ${attempts} attempts`, failure) : Effect.void
-          }),
-          // Refused for good (another instance ended or took the task): nothing to retry.
-          Effect.retry({ schedule: env.storeRetry, while: (failure) => failure._tag !== "WriteRefused" }),
-          Effect.matchEffect({
-            onFailure: () =>
-              Effect.andThen(Effect.sync(() => {
-                retrying = false
-                env.storeHealth.unstoredTasks--
-              }), forget),
-            onSuccess: () =>
-              Effect.logInfo(`task ${taskId} stored after ${attempts + 1} attempts`).pipe(
-                Effect.andThen(Effect.sync(() => {
-                  retrying = false
-                  env.storeHealth.unstoredTasks--
-                })),
-                Effect.andThen(forget)
-              )
-          }),
-          Effect.onInterrupt(() => Effect.logError(`${what()}: the runtime stopped before the store took it`))
-        )
-      )
-    }
-    const storeFinal = Effect.suspend(() =>
-      retrying
-        ? Effect.void
-        : Effect.catch(Effect.andThen(persist.flush, forget), (failure) =>
-          Effect.suspend(() => {
-            if (retrying || forgotten) return Effect.void
-            if (failure._tag === "WriteRefused") return forget
-            retrying = true
-            env.storeHealth.unstoredTasks++
-            return Effect.asVoid(env.spawn(retryStore(failure), false))
-          })))
+    const storeFinal = finalRecord({ taskId, state, persist, env, forget, forgotten: () => forgotten })
     const persistAndMaybeForget = Effect.suspend(() => (core.released ? storeFinal : persist.write))
     /**
      * On a shared store the agent does not wait for the write of an artifact or a status change (readers get

@@ -21,22 +21,22 @@ import { makeRemoteCommands } from "./cluster/remote-commands.ts"
 import { makeStoredStreams } from "./cluster/stored-streams.ts"
 import { defaultLogWindow } from "./event-log.ts"
 import type { Sequenced } from "./event-log.ts"
-import { makeFinishedLogs, type FinishedLogOptions } from "./finished-logs.ts"
+import { makeFinishedLogs } from "./finished-logs.ts"
 import { makeHostRegistry } from "./host-registry.ts"
 import { holdsMessage, makeHosting, Moved, notFound, storeFailed } from "./hosting.ts"
 import type { Continued } from "./hosting.ts"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
-import type { MemoryTaskStoreOptions } from "./memory-task-store.ts"
 import { defaultMaxConfigsPerTask, findConfig, removeConfig, withConfigId } from "./push-configs.ts"
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import type { HostEnv, RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
 import type { CommandBody, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
+import type { ShutdownRule, TaskRuntimeOptions } from "./task-runtime-options.ts"
 import { makeWaitingTasks } from "./waiting-tasks.ts"
-import type { WaitingTasksOptions } from "./waiting-tasks.ts"
 
 export type { TaskChange } from "./task-host.ts"
 export type { WaitingTasksOptions } from "./waiting-tasks.ts"
+export type { ShutdownRule, StoreRetryOptions, TaskRuntimeOptions } from "./task-runtime-options.ts"
 
 /** Who is asking, and which extensions the request activated. */
 export interface RequestContext {
@@ -46,20 +46,6 @@ export interface RequestContext {
 
 /** One event of a task's stream with its per-task sequence number (1-based, increasing): the SSE `id`. */
 export type SequencedEvent = Sequenced<StreamResult>
-
-/**
- * How `shutdown` ends the runtime: stop accepting new tasks (new messages fail with -32004, `ready()` is
- * false), wait up to `grace` (default 10 s, on the Effect Clock) until every hosted task is terminal or
- * waiting for input, then:
- * - on a store shared by several instances, hand every task still hosted over: its agent is stopped with no
- *   change to the task and its lease released at once, so another instance takes a running task over now
- *   (running it again when the agent is `retrySafe`, else ending it `failed`, saying why) and a task
- *   waiting for input waits for its next message on any instance;
- * - otherwise cancel every hosted task that is not terminal, interrupting its agent (finalizers run).
- */
-export interface ShutdownRule {
-  readonly grace?: Duration.Input
-}
 
 /**
  * The service that creates, continues, cancels and observes tasks. Tasks belong to the principal that
@@ -156,51 +142,6 @@ export interface StoreHealth {
   /** Store operations of task writes that failed since the runtime started (retries included). */
   readonly failedWrites: number
 }
-
-/**
- * How a terminal record that the store refused is retried: exponential backoff from `base` (default
- * 100 ms), doubling up to `max` (default 30 s), each delay jittered by ±20%, for as long as the runtime runs.
- */
-export interface StoreRetryOptions {
-  readonly base?: Duration.Input
-  readonly max?: Duration.Input
-}
-
-/** Options of {@link TaskRuntime.make}. */
-export interface TaskRuntimeOptions {
-  /**
-   * Where tasks are kept. Default: an in-memory store made with `memoryStore` options. A store, or an
-   * Effect that opens one in the runtime's Scope (e.g. `postgresStore(...)` from `a2a-actors/postgres`).
-   */
-  readonly store?: TaskStore | Effect.Effect<TaskStore, TaskStoreFailure, Scope.Scope>
-  readonly memoryStore?: MemoryTaskStoreOptions
-  /** Events each task's log keeps for replay and for readers lagging behind. Default 1,024. */
-  readonly logWindow?: number
-  /**
-   * How long (and how many) logs of finished tasks stay available to `tasks/resubscribe` with
-   * `Last-Event-ID`. Default 30 s and 1,000 logs.
-   */
-  readonly finishedLogs?: FinishedLogOptions
-  /**
-   * How long an agent that outruns a live stream reader (by 3/4 of the log window) waits at most for that
-   * reader to make progress before leaving it to a snapshot resync. Default 1 s; 0 never waits.
-   */
-  readonly readerStall?: Duration.Input
-  /**
-   * Push configs one task may hold (default 10). Setting one more, with `set` or inline on
-   * `message/send`, fails with InvalidParams (-32602); replacing a config by its id always works.
-   */
-  readonly maxPushConfigsPerTask?: number
-  /** Retry of terminal records the store refused; see {@link StoreRetryOptions}. */
-  readonly storeRetry?: StoreRetryOptions
-  /**
-   * Bounds on tasks waiting for their user: at most `perPrincipal` (default 1,000) per principal at once
-   * (asking for more is refused, see `TaskContext.requestInput`), each ended `failed` after `idleTtl`
-   * (default 1 day) without an answer.
-   */
-  readonly waitingTasks?: WaitingTasksOptions
-}
-
 
 /**
  * The runtime: one registry of the tasks hosted here (host-registry.ts), their hosting (hosting.ts), and
