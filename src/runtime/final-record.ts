@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import type { LifecycleState } from "../../machines/task.ts"
-import type { HostEnv } from "./host-env.ts"
+import type { HostEnv } from "./host-contract.ts"
 import type { TaskPersister } from "./persist.ts"
 
 export interface FinalRecordOptions {

@@ -10,7 +10,7 @@ import { agentMessageOf, artifactChunkOf, savedStateOf } from "../agent/agent-ou
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
 import type { TaskContext } from "../agent/task-context.ts"
-import type { RunInput } from "./task-host.ts"
+import type { RunInput } from "./host-contract.ts"
 import type { TaskStoreFailure } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
 

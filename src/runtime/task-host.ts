@@ -1,3 +1,7 @@
+/**
+ * The host of one task in this process (see {@link TaskHost} in host-contract.ts): its machine snapshot,
+ * event log and store writer, and the runs of its agent.
+ */
 import { Cause, Clock, Effect, Exit, Fiber } from "effect"
 import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
 import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
@@ -5,87 +9,17 @@ import type { Message, PushNotificationConfig, StreamResult, Task } from "../../
 import { toAgentMessage } from "../agent/messages.ts"
 import { agentFailureText } from "./agent-failure.ts"
 import { makeEventLog } from "./event-log.ts"
-import type { EventLog, Sequenced } from "./event-log.ts"
+import type { Sequenced } from "./event-log.ts"
 import { pacedLog } from "./paced-log.ts"
 import { persistTask } from "./persist.ts"
 import { makeRunContext } from "./run-context.ts"
 import type { InputWaiter, RunState } from "./run-context.ts"
 import { finalRecord } from "./final-record.ts"
-import type { HostEnv, RunInput } from "./host-env.ts"
+import type { HostEnv, RunInput, TaskHost } from "./host-contract.ts"
 import { traced } from "./tracing.ts"
-import type { TaskStoreFailure, VersionConflict, WriteRefused } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
 
-export type { HostEnv, RunInput, StoreHealthCounters, TaskChange } from "./host-env.ts"
-
-/**
- * One task in this process: its machine snapshot, event log, store version and the agent's running fiber
- * (owned by the runtime; cancel interrupts it). Every change goes through `apply`, whose machine step and
- * log append are one synchronous block: racing actions (cancel versus complete) are ordered, and exactly one terminal wins.
- */
-export interface TaskHost {
-  readonly taskId: string
-  readonly contextId: string
-  readonly owner: string
-  readonly log: EventLog<StreamResult>
-  /** Whether the Task exists for clients (false until the agent's first action, which may be a reply). */
-  readonly materialized: () => boolean
-  /** Whether a client ever subscribed to the log (only such a client holds event ids to resume from). */
-  readonly streamed: () => boolean
-  /** The Message the agent answered with instead of a task, if any. */
-  readonly reply: () => Message | undefined
-  /** The current Task. */
-  readonly task: () => Task
-  readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
-  /** What the agent saved for the task (`TaskContext.save`). */
-  readonly saved: () => unknown
-  /**
-   * Starts `execute` for the message (first run, or a new run on a task whose last run returned).
-   * `inline` (for a caller that only waits for the outcome): the agent's synchronous first steps run at once.
-   */
-  readonly run: (input: RunInput, inline?: boolean) => Effect.Effect<void>
-  /**
-   * Records a user message with this task's id and hands it to a pending `requestInput`, or to the
-   * running agent (`receive`, else its inbox), or starts a run when none is going.
-   */
-  readonly resume: (input: RunInput) => Effect.Effect<void, TransitionRefused>
-  /** Cancels: records `canceled`, interrupts the agent (its finalizers run), persists. */
-  readonly cancel: () => Effect.Effect<Task, TransitionRefused>
-  /** Resolves once the task exists or the agent replied. */
-  readonly awaitMaterialized: Effect.Effect<void>
-  /** Resolves once the task is terminal or interrupted (or the agent replied, or the host was lost). */
-  readonly awaitSettled: Effect.Effect<void>
-  /**
-   * Writes what the task is now (a no-op when it is stored): once it succeeds, what another instance reads
-   * is no older. Fails when the store did not take it (`WriteRefused`: the host is lost now).
-   */
-  readonly awaitStored: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
-  /** Ends the task `failed` with the runtime's explanation (e.g. the instance that ran it stopped), stopping any run. */
-  readonly failWith: (text: string) => Effect.Effect<void, TransitionRefused>
-  /** Changes the push configs and persists them with the task. */
-  readonly updatePushConfigs: (
-    f: (configs: ReadonlyArray<PushNotificationConfig>) => ReadonlyArray<PushNotificationConfig>
-  ) => Effect.Effect<void>
-  /** The epoch of the lease this host writes with, on a shared store, once known. */
-  readonly leaseEpoch: () => number | undefined
-  /**
-   * Whether this host lost its task: the store refused its writes for good, or its lease went to another
-   * instance. A lost host changes nothing more and answers nothing: its callers look for the task again.
-   */
-  readonly lost: () => boolean
-  /**
-   * Lets the task go, as one whose lease another instance has now: the agent is stopped, nothing more is
-   * written (what is not stored never will be), the host leaves the runtime, readers here go on from the
-   * stored events. Returns at once; the agent's finalizers run in the background.
-   */
-  readonly lose: (reason: string) => Effect.Effect<void>
-  /**
-   * Stops the task here to hand it to another instance (a graceful stop): the agent is interrupted with no
-   * change to the task, what it did is stored, and the host leaves the runtime. Answers the lease epoch to
-   * release, if the task has one.
-   */
-  readonly handOver: Effect.Effect<number | undefined>
-}
+export type { HostEnv, RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./host-contract.ts"
 
 /** Events a task on a shared store may hold unstored before its agent waits for the store. */
 const unsentBound = 256
