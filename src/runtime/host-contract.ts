@@ -111,8 +111,9 @@ export interface TaskHost {
   /** The epoch of the lease this host writes with, on a shared store, once known. */
   readonly leaseEpoch: () => number | undefined
   /**
-   * Whether this host lost its task: the store refused its writes for good, or its lease went to another
-   * instance. A lost host changes nothing more and answers nothing: its callers look for the task again.
+   * Whether this host lost its task: the store refused its writes for good, its lease went to another
+   * instance, or it handed the task over. A lost host changes nothing more and answers nothing: its callers
+   * look for the task again, and its readers go on from the stored events.
    */
   readonly lost: () => boolean
   /**

@@ -410,7 +410,7 @@ export const makeTaskHost = (
       failWith,
       updatePushConfigs: persist.updatePushConfigs,
       leaseEpoch: persist.leaseEpoch,
-      lost: () => gone === "lost",
+      lost: () => gone !== undefined,
       lose,
       handOver
     }

@@ -212,7 +212,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const hosting = makeHosting({ agent, store, shared, env, registry, maxConfigs, accepting: () => accepting })
     const cluster = shared === undefined ? undefined : {
       shared,
-      keeper: makeLeaseKeeper({ store, shared, registry, hosting, scope }),
+      keeper: makeLeaseKeeper({ store, shared, registry, hosting, scope, accepting: () => accepting }),
       remote: makeRemoteCommands(shared, registry, hosting),
       streams: makeStoredStreams(store, shared)
     }

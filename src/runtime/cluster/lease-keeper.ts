@@ -12,6 +12,7 @@
  * - A graceful stop hands every hosted task over (`handOverAll`).
  */
 import { Duration, Effect, Option, Schedule, Scope } from "effect"
+import { UnsupportedOperation } from "../../../schemas/index.ts"
 import type { ProtocolError } from "../../../schemas/index.ts"
 import type { HostRegistry } from "../host-registry.ts"
 import { Moved, storeFailed } from "../hosting.ts"
@@ -26,6 +27,8 @@ export interface LeaseKeeperDeps {
   readonly registry: HostRegistry
   readonly hosting: Hosting
   readonly scope: Scope.Scope
+  /** False once the runtime stops: it then takes no task over (it hands its own over). */
+  readonly accepting: () => boolean
 }
 
 export const makeLeaseKeeper = (deps: LeaseKeeperDeps) => {
@@ -40,6 +43,8 @@ export const makeLeaseKeeper = (deps: LeaseKeeperDeps) => {
     return registry.exclusive(taskId, Effect.suspend((): Effect.Effect<TaskHost, ProtocolError | Moved> => {
       const hosted = registry.get(taskId)
       if (hosted !== undefined) return hosted.lost() ? Effect.fail(new Moved()) : Effect.succeed(hosted)
+      // A stopping instance takes nothing over: it would only have to hand it over again.
+      if (!deps.accepting()) return Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
       return shared.takeOver(taskId, record.leaseEpoch ?? 0).pipe(
         Effect.catch(storeFailed(taskId)),
         Effect.flatMap((taken): Effect.Effect<TaskHost, ProtocolError | Moved> =>
@@ -51,7 +56,7 @@ export const makeLeaseKeeper = (deps: LeaseKeeperDeps) => {
   /** Takes over a task whose instance stopped (or handed it over), unless another instance got it first. */
   const rescue = (taskId: string, epoch: number): Effect.Effect<void> =>
     registry.exclusive(taskId, Effect.suspend(() => {
-      if (registry.get(taskId) !== undefined) return Effect.void
+      if (registry.get(taskId) !== undefined || !deps.accepting()) return Effect.void
       return Effect.flatMap(shared.takeOver(taskId, epoch), (taken): Effect.Effect<void, unknown> => {
         if (Option.isNone(taken)) return Effect.void
         const record = taken.value

@@ -56,7 +56,8 @@ export const makeLeases = (db: StoreDb): Leases => {
         query("releasing a lease", `UPDATE ${s}.tasks SET lease_instance = CASE WHEN $4::boolean THEN lease_instance END,
             lease_until = CASE WHEN $4::boolean THEN 0 END
           WHERE id = $1 AND lease_instance = $2 AND lease_epoch = $3::int`, [taskId, instanceId, epoch, handOver]),
-        handOver ? notifyList(db, "h:", [taskId]) : Effect.void
+        // Named after this instance, which does not take its own tasks back.
+        handOver ? notifyList(db, `h:${instanceId}:`, [taskId]) : Effect.void
       )
   }
 }

@@ -2,7 +2,8 @@
  * LISTEN/NOTIFY for the PostgreSQL store: one connection per instance listens on the schema's channel,
  * and waiters (readers of a task's events, senders of a command) are woken by key. Payloads:
  * `e:<task>,<task>,...` (new events), `c:<instance>` (commands for it), `a:<command>` (an answer),
- * `h:<task>,...` (tasks handed over by an instance that stopped gracefully: take them over now).
+ * `h:<instance>:<task>,...` (tasks handed over by an instance that stops gracefully: the others take them
+ * over now).
  * A notification lost with its connection only delays a waiter: every wait also polls.
  */
 import { Duration, Effect, Queue, Schedule } from "effect"
@@ -93,8 +94,10 @@ export const listen = (db: StoreDb, wakeups: Wakeups, handlers: ListenHandlers):
         return Effect.sync(() => {
           for (const id of rest.split(",")) wakeups.wake(`e:${id}`)
         })
-      case "h:":
-        return fork(handlers.handedOver(rest.split(",")))
+      case "h:": {
+        const [from, ids = ""] = [rest.slice(0, rest.indexOf(":")), rest.slice(rest.indexOf(":") + 1)]
+        return from === db.instanceId || ids === "" ? Effect.void : fork(handlers.handedOver(ids.split(",")))
+      }
       default:
         return Effect.sync(() => wakeups.wake(payload))
     }
