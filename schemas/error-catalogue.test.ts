@@ -17,7 +17,9 @@ import {
   TaskNotCancelable,
   TaskNotFound,
   toWireError,
-  UnsupportedOperation
+  UnsupportedOperation,
+  ExtensionSupportRequired,
+  VersionNotSupported
 } from "./error-catalogue.ts"
 import { A2AError, JSONRPCError } from "./wire-errors.ts"
 
@@ -33,7 +35,9 @@ const expected = [
   [UnsupportedOperation, -32004, 400],
   [ContentTypeNotSupported, -32005, 415],
   [InvalidAgentResponse, -32006, 502],
-  [AuthenticatedExtendedCardNotConfigured, -32007, 404]
+  [AuthenticatedExtendedCardNotConfigured, -32007, 404],
+  [ExtensionSupportRequired, -32008, 400],
+  [VersionNotSupported, -32009, 400]
 ] as const
 
 describe("error catalogue", () => {

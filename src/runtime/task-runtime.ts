@@ -15,7 +15,7 @@ import type {
   TaskQueryParams
 } from "../../schemas/index.ts"
 import { ContentTypeNotSupported, Internal, InvalidParams, TaskNotCancelable, TaskNotFound, UnsupportedOperation } from "../../schemas/index.ts"
-import { fromWireError, isProtocolError, toWireError } from "../../schemas/error-catalogue.ts"
+import { fromWireError, isProtocolError, TaskTerminal, toWireError } from "../../schemas/error-catalogue.ts"
 import type { Agent } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
 import { defaultLogWindow } from "./event-log.ts"
@@ -439,7 +439,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const found = yield* lookup(taskId, ctx.principal)
         if (isTerminalTask(found.task)) {
           return yield* Effect.fail(
-            new InvalidParams({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
+            new TaskTerminal({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
           )
         }
         if (message.contextId !== undefined && message.contextId !== found.task.contextId) {
