@@ -163,7 +163,7 @@ export const pushConfigJson = (taskId: string, c: PushNotificationConfig): strin
   s += `"taskId":${q(taskId)},"url":${q(c.url)}`
   if (nonEmpty(c.token)) s += `,"token":${q(c.token)}`
   const scheme = c.authentication?.schemes[0]
-  if (scheme !== undefined) {
+  if (nonEmpty(scheme)) {
     const credentials = c.authentication?.credentials
     s += `,"authentication":{"scheme":${q(scheme)}${nonEmpty(credentials) ? `,"credentials":${q(credentials)}` : ""}}`
   }

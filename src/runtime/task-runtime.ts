@@ -29,7 +29,7 @@ import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
 import type { RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
-import type { CommandBody, SharedTasks, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
+import type { CommandBody, SharedTasks, TaskPage, TaskQuery, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
 
 export type { TaskChange } from "./task-host.ts"
 
@@ -77,6 +77,11 @@ export interface TaskRuntime {
   ) => Effect.Effect<Stream.Stream<SequencedEvent, ProtocolError>, ProtocolError>
   /** `tasks/get`. */
   readonly get: (params: TaskQueryParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
+  /**
+   * One page of the caller's own tasks (A2A 1.0 `ListTasks`), newest status first: the store's answer to
+   * the query with the caller as owner.
+   */
+  readonly list: (query: Omit<TaskQuery, "owner">, ctx: RequestContext) => Effect.Effect<TaskPage, ProtocolError>
   /** `tasks/cancel`: TaskNotCancelable (-32002) for any terminal task, `canceled` included. */
   readonly cancel: (params: TaskIdParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
   /**
@@ -740,6 +745,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       send,
       stream,
       get,
+      list: (query, ctx) => Effect.mapError(store.listTasks({ ...query, owner: ctx.principal.id }), storeFailed),
       cancel,
       resubscribe,
       setPushConfig: (params, ctx) =>
