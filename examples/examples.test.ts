@@ -205,6 +205,20 @@ describe("server examples", () => {
     expect(result.status.state).toBe("completed")
     expect(result.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
   })
+
+  it("conformance-agent.ts answers header-less card requests in A2A_CARD_VERSION's version", async () => {
+    const cards: Array<any> = []
+    for (const version of ["1.0", "0.3"]) {
+      await run("examples/conformance-agent.ts", {
+        env: { A2A_CARD_VERSION: version },
+        until: listening,
+        onMatch: async ([, url]) => { cards.push(await (await fetch(`${url}/.well-known/agent-card.json`)).json()) }
+      })
+    }
+    expect(cards[0].url).toBeUndefined()
+    expect(cards[0].supportedInterfaces[0]).toMatchObject({ protocolBinding: "JSONRPC", protocolVersion: "1.0" })
+    expect(cards[1].protocolVersion).toBe("0.3.0")
+  })
 })
 
 describe("postgres-agent.ts (tasks in PostgreSQL)", () => {

@@ -15,7 +15,7 @@ import {
   RestTransportFactory,
   type Client
 } from "a2a-js-sdk-v1/client"
-import { SendMessageRequest, TaskPushNotificationConfig, TaskState, type StreamResponse, type Task } from "a2a-js-sdk-v1"
+import { ListTasksRequest, SendMessageRequest, TaskPushNotificationConfig, TaskState, type StreamResponse, type Task } from "a2a-js-sdk-v1"
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "a2a-js-sdk-v1/errors"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { conformanceAgent, longLivedPrefix } from "../../examples/agents/conformance.ts"
@@ -117,12 +117,12 @@ describe.each(bindings)("the JS SDK 1.3 client, compat off, over $name", ({ pref
   it("lists its tasks newest first and pages through them", async () => {
     const a = asTask(await client.sendMessage(send("one")))
     const b = asTask(await client.sendMessage(send("two")))
-    const page = await client.listTasks({ tenant: "", contextId: "", status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: "", includeArtifacts: true })
+    const page = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 1, includeArtifacts: true }))
     expect(page.tasks).toHaveLength(1)
     expect(page.tasks[0]!.id).toBe(b.id)
     expect(page.nextPageToken).not.toBe("")
     expect(page.totalSize).toBeGreaterThanOrEqual(2)
-    const next = await client.listTasks({ tenant: "", contextId: "", status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: page.nextPageToken })
+    const next = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 1, pageToken: page.nextPageToken }))
     expect(next.tasks[0]!.id).toBe(a.id)
   })
 
