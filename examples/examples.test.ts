@@ -116,6 +116,17 @@ describe("self-contained examples", () => {
     expect(output).toContain("latency histogram")
   })
 
+  it("both-versions.ts sends a task over A2A 1.0 and reads it back over 0.3", async () => {
+    const { output, code } = await run("examples/both-versions.ts")
+    expect(code).toBe(0)
+    expect(output).toBe([
+      "1.0 card: JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3, HTTP+JSON 0.3",
+      '1.0 SendMessage: TASK_STATE_COMPLETED, "Hello, Ada!"',
+      '0.3 tasks/get: task completed, "Hello, Ada!"',
+      ""
+    ].join("\n"))
+  })
+
   it("push-notifications.ts delivers verified notifications up to the terminal state", async () => {
     const { output, code } = await run("examples/push-notifications.ts")
     expect(code).toBe(0)

@@ -1,6 +1,6 @@
 /**
- * `A2AServer`: an agent served over A2A's JSON-RPC binding, as a Web-standard handler or as
- * routes of an existing Effect HTTP router.
+ * `A2AServer`: an agent served over A2A's JSON-RPC and REST bindings, in A2A 0.3 and 1.0 (chosen per request
+ * by `A2A-Version`), as a Web-standard handler or as routes of an existing Effect HTTP router.
  *
  * @example
  * ```ts
@@ -11,15 +11,12 @@
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
 import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
-import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
-import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
-import { cardBaseUrl } from "./card-base-url.ts"
 import { cardPaths, makeCardPublisher, publishCard, renderCard, type CardSigning } from "./card-publisher.ts"
 import { cardRoute } from "./card-route.ts"
 import { jsonRpc03 } from "./json-rpc-dialect.ts"
