@@ -21,6 +21,7 @@ import { fromRest } from "../../schemas/rest/from-rest.ts"
 import { toRest } from "../../schemas/rest/to-rest.ts"
 import type { BenchTransport, OutcomeError, RequestOutcome } from "./outcome.ts"
 import { StreamCheck, type StreamCheckOptions } from "./stream-check.ts"
+import { connectionPools } from "./internal/connection-pool.ts"
 
 /** How to reach the agent. */
 export interface TargetOptions {
@@ -45,9 +46,8 @@ export interface Target {
   readonly close: () => void
   /** @internal */
   readonly options: TargetOptions
-  /** @internal */
-  readonly agent: HttpAgent
 }
+
 
 /** A message to send: any A2A Message; `messageId` is replaced on every request. */
 export type MessageTemplate = Omit<Message, "messageId"> & { readonly messageId?: string }
@@ -59,7 +59,9 @@ export const makeTarget = (endpoint: string | URL, options: TargetOptions): Targ
   if (transport === "HTTP+JSON" && !url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`
   const pool = { keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections }
   const agent = url.protocol === "https:" ? new HttpsAgent({ ...pool, rejectUnauthorized: options.insecure !== true }) : new HttpAgent(pool)
-  return { endpoint: url, transport, options, agent, close: () => agent.destroy() }
+  const target: Target = { endpoint: url, transport, options, close: () => agent.destroy() }
+  connectionPools.set(target, agent)
+  return target
 }
 
 /** A text message template. */
@@ -111,7 +113,7 @@ const post = (
     port: target.endpoint.port === "" ? undefined : Number(target.endpoint.port),
     path: request.path,
     method: "POST",
-    agent: target.agent,
+    agent: connectionPools.get(target),
     headers: {
       ...target.options.headers,
       ...extraHeaders,

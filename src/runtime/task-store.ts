@@ -87,7 +87,8 @@ export interface TaskListFilter {
  * stored task runs in its own process: it reads and writes through this interface with versions, so a
  * shared (e.g. PostgreSQL) store is an added implementation.
  *
- * Implementations must pass `runTaskStoreSuite` (`testing/runtime/task-store-suite.ts`).
+ * The in-memory and PostgreSQL stores pass one behaviour suite (kept in this project's repository, not in the
+ * package); another implementation keeps the contract each member documents.
  */
 export interface TaskStore {
   /** The record, or none when unknown (or expired). */
