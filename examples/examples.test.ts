@@ -107,6 +107,12 @@ describe("self-contained examples", () => {
     expect(output).toContain('reject (http): rejected, "Rejected: not needed"')
   })
 
+  it("audit-chain.ts writes a hash chain and verifies it with verifyChainAsync and verifyChain", async () => {
+    const { output, code } = await run("examples/audit-chain.ts")
+    expect(code).toBe(0)
+    expect(output).toBe("intact: 3 records\nbroken at line 2: seq\nbroken at line 3: truncated\n")
+  })
+
   it("bench-agent.ts load-tests a streaming agent and prints the figures", async () => {
     const { output, code } = await run("examples/bench-agent.ts")
     expect(code).toBe(0)

@@ -21,7 +21,7 @@ const bun = `${root}node_modules/bun/bin/bun.exe`
 const deno = `${root}node_modules/deno/deno`
 
 /** The README's programs that run to their end by themselves (examples/examples.test.ts checks what they print). */
-const programs = ["client.ts", "workflow-agent.ts", "push-notifications.ts", "secured-agent.ts"]
+const programs = ["client.ts", "workflow-agent.ts", "push-notifications.ts", "secured-agent.ts", "audit-chain.ts"]
 
 let work: string
 let project: string
