@@ -37,6 +37,11 @@ describe("the bench in a tiny configuration", () => {
       expect(find("many-streams", contender, "events_per_s")).toMatchObject({ valid: true })
       expect(find("many-streams", contender, "events_per_s")?.p99_ms).toBeTypeOf("number")
       expect(find("task-throughput", contender, "tasks_per_s")).toMatchObject({ valid: true, unit: "tasks/s" })
+      // The server's own CPU per unit of work, read from its process.
+      for (const [workload, metric] of [["one-stream", "cpu_us_per_event"], ["many-streams", "cpu_us_per_event"], ["task-throughput", "cpu_us_per_task"]] as const) {
+        expect(find(workload, contender, metric)).toMatchObject({ valid: true, unit: "µs" })
+        expect(find(workload, contender, metric)?.value).toBeGreaterThan(0)
+      }
       expect(find("memory", contender, "rss_mb")).toMatchObject({ valid: true, unit: "MB" })
       for (const metric of ["heap_idle_mb", "heap_after_ttl_mb"]) {
         expect(find("memory", contender, metric)).toMatchObject({ valid: true, unit: "MB" })
@@ -44,6 +49,7 @@ describe("the bench in a tiny configuration", () => {
       }
     }
     expect(find("one-stream", "a2a-actors", "events_per_s")?.vs_raw_batched).toBeTypeOf("number")
+    expect(find("task-throughput", "a2a-actors", "cpu_us_per_task")?.vs_raw_batched).toBeTypeOf("number")
 
     // raw-node was told to leave out chunk 7: its stream figures must not count.
     for (const workload of ["one-stream", "many-streams"]) {

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { buildSync } from "esbuild"
+import { processCpuMicros } from "./process-cpu.ts"
 
 /** How to start one contender. */
 export interface ContenderSpec {
@@ -22,6 +23,8 @@ export interface RunningContender {
   readonly url: string
   /** Resident memory in bytes, after a full collection when the runtime allows one. */
   readonly rss: () => Promise<{ readonly bytes: number; readonly heapBytes: number; readonly gc: boolean }>
+  /** CPU time (user + system, every thread) the process has used so far, in microseconds, read from the OS. */
+  readonly cpuMicros: () => number
   /** The last lines the process wrote to stderr (for failure reports). */
   readonly stderrTail: () => string
   readonly stop: () => Promise<void>
@@ -147,6 +150,11 @@ export const startContender = (spec: ContenderSpec, options: { readonly startupM
       spec,
       url,
       stderrTail: () => stderr.slice(-2000),
+      cpuMicros: () => {
+        const micros = child.pid === undefined ? undefined : processCpuMicros(child.pid)
+        if (micros === undefined) throw new Error(`${labelOf(spec)}: its CPU time cannot be read (has it exited?)\n${stderr.slice(-2000)}`)
+        return micros
+      },
       rss: () =>
         new Promise((ok, ko) => {
           if (exited) return ko(new Error(`${labelOf(spec)} has exited\n${stderr.slice(-2000)}`))

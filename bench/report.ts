@@ -25,7 +25,7 @@ export interface Row {
   readonly error?: string
   /** The value of every round, in run order. */
   readonly rounds?: ReadonlyArray<number>
-  /** `value` divided by the JS SDK's figure for the same workload and metric. */
+  /** `value` divided by the JS SDK's figure for the same workload and metric (for CPU per unit, lower is better). */
   readonly vs_a2a_js?: number
   /** `value` divided by the batched raw `node:http` figure for the same workload and metric. */
   readonly vs_raw_batched?: number
@@ -33,7 +33,7 @@ export interface Row {
 
 /** The unit each metric is reported in. */
 export const unitOf = (metric: string): string =>
-  metric.endsWith("_mb") ? "MB" : metric === "events_per_s" ? "events/s" : metric === "bytes_per_s" ? "bytes/s" : metric === "tasks_per_s" ? "tasks/s" : metric === "tasks" ? "tasks" : ""
+  metric.startsWith("cpu_us_per_") ? "µs" : metric === "server_cpu_ms" ? "ms" : metric.endsWith("_mb") ? "MB" : metric === "events_per_s" ? "events/s" : metric === "bytes_per_s" ? "bytes/s" : metric === "tasks_per_s" ? "tasks/s" : metric === "tasks" ? "tasks" : ""
 
 const ratio = (a: number, b: number | undefined) => (b === undefined || b === 0 || a === 0 ? undefined : Math.round((a / b) * 1000) / 1000)
 
@@ -58,9 +58,9 @@ const label = (row: Row) => (row.contender === "a2a-actors" ? `a2a-actors (${row
 
 /** Which metrics the table shows per workload (the JSON has them all). */
 const shown: Record<WorkloadName, ReadonlyArray<string>> = {
-  "one-stream": ["events_per_s", "bytes_per_s"],
-  "many-streams": ["events_per_s"],
-  "task-throughput": ["tasks_per_s"],
+  "one-stream": ["events_per_s", "bytes_per_s", "cpu_us_per_event"],
+  "many-streams": ["events_per_s", "cpu_us_per_event"],
+  "task-throughput": ["tasks_per_s", "cpu_us_per_task"],
   memory: ["tasks", "rss_idle_mb", "rss_mb", "rss_after_ttl_mb", "heap_idle_mb", "heap_after_ttl_mb"]
 }
 

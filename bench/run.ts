@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url"
 import { contenderSpecs, labelOf, startContender, type ContenderSpec, type RunningContender } from "./contender-process.ts"
 import { makeTarget, type Target } from "../src/bench/load-client.ts"
 import { formatTable, unitOf, withRatios, workloadNames, type Row, type WorkloadName } from "./report.ts"
-import { manyStreams, memory, oneStream, taskThroughput, type Measurement } from "./workloads.ts"
+import { manyStreams, memory, oneStream, taskThroughput, withServerCpu, type Measurement } from "./workloads.ts"
 import { runClusterMain } from "./cluster.ts"
 
 /** How big each workload is. */
@@ -195,7 +195,9 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
           for (let k = 0; k < up.length; k++) {
             const c = up[(k + round) % up.length]
             if (c === undefined) continue
-            const m = await measure(workload, c.target, sizes, false).catch((e: unknown): Measurement => ({ ok: false, error: String(e), values: {} }))
+            const cpuBefore = c.proc.cpuMicros()
+            const measured = await measure(workload, c.target, sizes, false).catch((e: unknown): Measurement => ({ ok: false, error: String(e), values: {} }))
+            const m = withServerCpu(measured, c.proc.cpuMicros() - cpuBefore)
             log(`${workload} round ${round + 1} ${labelOf(c.spec)}: ${JSON.stringify(m.values)}${m.ok ? "" : ` INVALID ${m.error ?? ""}`}`)
             results.set(c.spec, [...(results.get(c.spec) ?? []), m])
           }

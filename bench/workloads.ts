@@ -26,7 +26,22 @@ export interface Measurement {
   readonly values: Readonly<Record<string, number>>
   readonly p50_ms?: number
   readonly p99_ms?: number
+  /** The units of work the round did (accepted tasks, or events of accepted streams): what server CPU is divided by. */
+  readonly work?: { readonly count: number; readonly unit: "task" | "event" }
 }
+
+/**
+ * `m` with the server's CPU per unit of work (`cpu_us_per_task`, `cpu_us_per_event`) and in all (`server_cpu_ms`),
+ * from the CPU time its process used over the round. On two cores shared by the load client and the server,
+ * throughput hides what the server spends; this does not.
+ */
+export const withServerCpu = (m: Measurement, cpuMicros: number): Measurement =>
+  m.work === undefined || m.work.count === 0
+    ? m
+    : {
+      ...m,
+      values: { ...m.values, [`cpu_us_per_${m.work.unit}`]: round2(cpuMicros / m.work.count), server_cpu_ms: Math.round(cpuMicros / 1000) }
+    }
 
 /** The `p`-quantile (0..1) of `xs`, nearest rank. */
 export const percentile = (xs: ReadonlyArray<number>, p: number): number => {
@@ -45,7 +60,8 @@ export const oneStream = async (target: Target, chunks: number): Promise<Measure
   return {
     ok: r.ok,
     ...(error === undefined ? {} : { error }),
-    values: { events_per_s: Math.round(r.events / seconds), bytes_per_s: Math.round(r.bytes / seconds) }
+    values: { events_per_s: Math.round(r.events / seconds), bytes_per_s: Math.round(r.bytes / seconds) },
+    work: { count: r.events, unit: "event" }
   }
 }
 
@@ -63,7 +79,8 @@ export const manyStreams = async (target: Target, streams: number, chunks: numbe
     ...(bad.length === 0 ? {} : { error: `${bad.length}/${streams} streams rejected: ${bad[0] === undefined ? "" : reason(bad[0])}` }),
     values: { events_per_s: Math.round(events / seconds), bytes_per_s: Math.round(bytes / seconds) },
     p50_ms: round2(percentile(first, 0.5)),
-    p99_ms: round2(percentile(first, 0.99))
+    p99_ms: round2(percentile(first, 0.99)),
+    work: { count: events, unit: "event" }
   }
 }
 
@@ -100,7 +117,8 @@ export const taskThroughput = async (target: Target, concurrency: number, durati
     ...(rejected === 0 ? {} : { error: `${rejected} answers rejected: ${firstError ?? ""}` }),
     values: { tasks_per_s: Math.round(latencies.length / seconds) },
     p50_ms: round2(percentile(latencies, 0.5)),
-    p99_ms: round2(percentile(latencies, 0.99))
+    p99_ms: round2(percentile(latencies, 0.99)),
+    work: { count: latencies.length, unit: "task" }
   }
 }
 
