@@ -19,7 +19,7 @@ import type { Message } from "../../schemas/message.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
 import { fromRest } from "../../schemas/rest/from-rest.ts"
 import { toRest } from "../../schemas/rest/to-rest.ts"
-import type { BenchTransport, OutcomeError, RequestOutcome } from "./outcome.ts"
+import { type BenchTransport, type OutcomeError, type RequestOutcome, tooShortToCut } from "./outcome.ts"
 import { StreamCheck, type StreamCheckOptions } from "./stream-check.ts"
 import { connectionPools } from "./internal/connection-pool.ts"
 
@@ -323,10 +323,7 @@ export const resubscribeOnce = (
       bytes += first.bytes
       if (first.error !== undefined || check.failure !== undefined) return done(first.error)
       if (!first.cut) {
-        return done({
-          kind: "validation: ended before the cut",
-          message: `the stream ended after ${check.events} events, before the ${dropAfter} to read before cutting it: nothing to resume (lower the events to read first, or stream longer)`
-        })
+        return done({ kind: "validation: ended before the cut", message: tooShortToCut(check.events, dropAfter) })
       }
       const taskId = check.taskId
       const lastId = check.lastEventId
