@@ -46,8 +46,11 @@ export interface VerifyChainOptions {
   readonly hmacKey?: CryptoKey
 }
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const ChainReadErrorBase: ReturnType<typeof Data.TaggedError<"ChainReadError">> = Data.TaggedError("ChainReadError")
+
 /** Reading the lines themselves failed (the source iterable threw). */
-export class ChainReadError extends Data.TaggedError("ChainReadError")<{ readonly cause: unknown }> {}
+export class ChainReadError extends ChainReadErrorBase<{ readonly cause: unknown }> {}
 
 const hex64 = /^[0-9a-f]{64}$/
 
