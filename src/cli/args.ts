@@ -69,7 +69,8 @@ methods always over JSON-RPC). <url> is the agent's base URL (its card is found 
 itself (ending in .json).
 
 Commands:
-  card   <url>                       show the agent card: skills, interfaces, extensions
+  card   <url>                       show the agent card: security, interfaces, extensions and
+                                     their methods' params, skills
   send   <url> <text>                send a text message and print the answer
   stream <url> <text>                send a text message and print the events as they come
   get    <url> <taskId>              show a task
