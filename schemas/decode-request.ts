@@ -12,10 +12,10 @@ import { type JsonTextOptions, readJsonText } from "./json-text.ts"
 import { methods, type MethodName, type MethodSpec } from "./methods.ts"
 
 /** A method table: what each method's params decode with, and whether it streams. */
-export type MethodTable = { readonly [method: string]: MethodSpec }
+export type MethodTable<T> = { readonly [M in keyof T]: MethodSpec }
 
 /** A core call of `table` whose params passed the method's schema; narrowing on `method` types `params`. */
-export type DecodedCall<T extends MethodTable> = {
+export type DecodedCall<T extends MethodTable<T>> = {
   readonly [M in keyof T & string]: {
     readonly _tag: "Request"
     readonly id: ResponseId
@@ -148,12 +148,15 @@ const isExtension = (options: DecodeRequestOptions | undefined, method: string):
  * MethodNotFound unless the server registered it as an extension method; params that fail the method's schema
  * are InvalidParams with a message naming the failing path.
  */
-export const makeRequestDecoder = <T extends MethodTable>(table: T, decoderOptions: RequestDecoderOptions) => {
+export const makeRequestDecoder = <T extends MethodTable<T>>(
+  table: T,
+  decoderOptions: RequestDecoderOptions
+): ((json: unknown, options?: DecodeRequestOptions) => DecodedCall<T> | ExtensionRequest | RequestFailure) => {
   // Built once: the classifier runs on every request, and a Map avoids inherited keys such as "constructor"
   // or "__proto__" resolving to something.
   const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
-    Object.keys(table).map((name) => {
-      const decode = Schema.decodeUnknownResult(table[name]!.params as Schema.Codec<unknown, unknown>)
+    (Object.keys(table) as Array<keyof T & string>).map((name) => {
+      const decode = Schema.decodeUnknownResult(table[name].params as Schema.Codec<unknown, unknown>)
       const normalise = decoderOptions.normalise
       return [name, normalise === undefined ? decode : (params: unknown) => decode(normalise(params))] as const
     })
@@ -243,7 +246,7 @@ export function decodeRequest(
   json: unknown,
   options?: DecodeRequestOptions
 ): DecodedRequest | ExtensionRequest | RequestFailure {
-  return decode03(json, options)
+  return decode03(json, options) as DecodedRequest | ExtensionRequest | RequestFailure
 }
 
 /** A body that parsed as JSON. */
