@@ -32,16 +32,20 @@ const requirementToV1 = (r: Requirement): Json => {
 }
 
 const flowsToV1 = (flows: ModelOAuthFlows): Json => {
-  const flow = (f: Json): Json => {
+  /** A flow with its REQUIRED members always written (even empty), the others when set. */
+  const flow = (f: Json, required: ReadonlyArray<string>): Json => {
     const out: Json = {}
-    for (const [k, v] of Object.entries(f)) set(out, k, v)
+    for (const [k, v] of Object.entries(f)) {
+      if (required.includes(k)) out[k] = v
+      else set(out, k, v)
+    }
     if (f["scopes"] !== undefined) out["scopes"] = f["scopes"]
     return out
   }
-  if (flows.authorizationCode !== undefined) return { authorizationCode: flow(flows.authorizationCode) }
-  if (flows.clientCredentials !== undefined) return { clientCredentials: flow(flows.clientCredentials) }
-  if (flows.implicit !== undefined) return { implicit: flow(flows.implicit) }
-  if (flows.password !== undefined) return { password: flow(flows.password) }
+  if (flows.authorizationCode !== undefined) return { authorizationCode: flow(flows.authorizationCode, ["authorizationUrl", "tokenUrl"]) }
+  if (flows.clientCredentials !== undefined) return { clientCredentials: flow(flows.clientCredentials, ["tokenUrl"]) }
+  if (flows.implicit !== undefined) return { implicit: flow(flows.implicit, []) }
+  if (flows.password !== undefined) return { password: flow(flows.password, []) }
   return {}
 }
 

@@ -6,7 +6,14 @@
  * @module
  */
 import { Result, Schema } from "effect"
-import { describeParamsError, makeRequestDecoder } from "../decode-request.ts"
+import {
+  type DecodedCall,
+  type DecodeRequestOptions,
+  describeParamsError,
+  type ExtensionRequest,
+  makeRequestDecoder,
+  type RequestFailure
+} from "../decode-request.ts"
 import { InvalidParams } from "../error-catalogue.ts"
 import { isMethodName } from "../methods.ts"
 import { AgentCard } from "./agent-card.ts"
@@ -29,7 +36,10 @@ export const v1InvalidParams = "Invalid params (A2A 1.0)"
  * const decoded = decodeV1Request(body.value)
  * if (decoded._tag === "Request" && decoded.method === "GetTask") runtime.get({ id: decoded.params.id }, ctx)
  */
-export const decodeV1Request = makeRequestDecoder(v1Methods, {
+export const decodeV1Request: (
+  json: unknown,
+  options?: DecodeRequestOptions
+) => DecodedCall<typeof v1Methods> | ExtensionRequest | RequestFailure = makeRequestDecoder(v1Methods, {
   normalise: normaliseProtoJsonValue,
   invalidParams: v1InvalidParams,
   foreignMethod: (method) =>
@@ -38,7 +48,10 @@ export const decodeV1Request = makeRequestDecoder(v1Methods, {
       : undefined
 })
 
-const decoder = <A, I>(schema: Schema.Codec<A, I>) => {
+/** A decoder of one 1.0 payload: normalised, then judged by its schema. */
+export type V1Decoder<A> = (u: unknown) => Result.Result<A, Schema.SchemaError>
+
+const decoder = <A, I>(schema: Schema.Codec<A, I>): V1Decoder<A> => {
   const decode = Schema.decodeUnknownResult(schema)
   return (u: unknown): Result.Result<A, Schema.SchemaError> => decode(normaliseProtoJsonValue(u))
 }
@@ -49,19 +62,32 @@ const asInvalidParams = <A>(result: Result.Result<A, Schema.SchemaError>): Resul
     return new InvalidParams({ message, data: { issues } })
   })
 
-const sendRequest = decoder(SendMessageRequest)
-const pushConfig = decoder(TaskPushNotificationConfig)
+const sendRequest: V1Decoder<SendMessageRequest> = decoder(SendMessageRequest)
+const pushConfig: V1Decoder<TaskPushNotificationConfig> = decoder(TaskPushNotificationConfig)
 
 /** Decoders of 1.0 REST request bodies, for servers. */
-export const decodeV1RestRequest = {
+export const decodeV1RestRequest: {
+  readonly sendMessage: (body: unknown) => Result.Result<SendMessageRequest, InvalidParams>
+  readonly pushConfig: (body: unknown) => Result.Result<TaskPushNotificationConfig, InvalidParams>
+} = {
   /** The body of `POST /message:send` and `/message:stream`. */
-  sendMessage: (body: unknown) => asInvalidParams(sendRequest(body)),
+  sendMessage: (body) => asInvalidParams(sendRequest(body)),
   /** The body of `POST /tasks/{taskId}/pushNotificationConfigs`. */
-  pushConfig: (body: unknown) => asInvalidParams(pushConfig(body))
-} as const
+  pushConfig: (body) => asInvalidParams(pushConfig(body))
+}
 
 /** Decoders of 1.0 answers and stream payloads, for clients (then `from-v1.ts` turns them into the model). */
-export const decodeV1Response = {
+export const decodeV1Response: {
+  readonly sendMessage: V1Decoder<SendMessageResponse>
+  readonly streamResponse: V1Decoder<StreamResponse>
+  readonly task: V1Decoder<Task>
+  readonly listTasks: V1Decoder<ListTasksResponse>
+  readonly pushConfig: V1Decoder<TaskPushNotificationConfig>
+  readonly pushConfigList: V1Decoder<ListTaskPushNotificationConfigsResponse>
+  readonly card: V1Decoder<AgentCard>
+  readonly status: V1Decoder<Status>
+  readonly errorInfo: V1Decoder<ErrorInfo>
+} = {
   sendMessage: decoder(SendMessageResponse),
   streamResponse: decoder(StreamResponse),
   task: decoder(Task),
@@ -72,4 +98,4 @@ export const decodeV1Response = {
   /** A REST error body. */
   status: decoder(Status),
   errorInfo: decoder(ErrorInfo)
-} as const
+}

@@ -24,7 +24,7 @@ export const taskStateNames = [
 ] as const
 
 /** `lf.a2a.v1.TaskState` by name. */
-export const TaskState = Schema.Literals(taskStateNames).annotate({ identifier: "TaskState" })
+export const TaskState: Schema.Literals<typeof taskStateNames> = Schema.Literals(taskStateNames).annotate({ identifier: "TaskState" })
 /** @see TaskState */
 export type TaskState = Schema.Schema.Type<typeof TaskState>
 
@@ -32,7 +32,7 @@ export type TaskState = Schema.Schema.Type<typeof TaskState>
 export const roleNames = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"] as const
 
 /** `lf.a2a.v1.Role` by name. */
-export const Role = Schema.Literals(roleNames).annotate({ identifier: "Role" })
+export const Role: Schema.Literals<typeof roleNames> = Schema.Literals(roleNames).annotate({ identifier: "Role" })
 /** @see Role */
 export type Role = Schema.Schema.Type<typeof Role>
 

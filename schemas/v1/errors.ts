@@ -19,7 +19,12 @@ export const badRequestType = "type.googleapis.com/google.rpc.BadRequest"
 export const a2aErrorDomain = "a2a-protocol.org"
 
 /** `google.rpc.ErrorInfo` as a ProtoJSON `Any`. */
-export const ErrorInfo = Schema.Struct({
+export const ErrorInfo: Schema.Struct<{
+  readonly "@type": Schema.Literal<typeof errorInfoType>
+  readonly reason: Schema.String
+  readonly domain: Schema.String
+  readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.String>>
+}> = Schema.Struct({
   "@type": Schema.Literal(errorInfoType),
   reason: Schema.String,
   domain: Schema.String,
@@ -29,7 +34,10 @@ export const ErrorInfo = Schema.Struct({
 export type ErrorInfo = Schema.Schema.Type<typeof ErrorInfo>
 
 /** `google.rpc.BadRequest` as a ProtoJSON `Any`: which request fields were refused, and why. */
-export const BadRequest = Schema.Struct({
+export const BadRequest: Schema.Struct<{
+  readonly "@type": Schema.Literal<typeof badRequestType>
+  readonly fieldViolations: Schema.$Array<Schema.Struct<{ readonly field: Schema.String; readonly description: Schema.String }>>
+}> = Schema.Struct({
   "@type": Schema.Literal(badRequestType),
   fieldViolations: Schema.Array(Schema.Struct({ field: Schema.String, description: Schema.String }))
 }).annotate({ identifier: "BadRequest" })
@@ -37,14 +45,25 @@ export const BadRequest = Schema.Struct({
 export type BadRequest = Schema.Schema.Type<typeof BadRequest>
 
 /** A JSON-RPC error object of the 1.0 binding: `data`, when present, is an array of typed details. */
-export const JsonRpcError = Schema.Struct({
+export const JsonRpcError: Schema.Struct<{
+  readonly code: Schema.Int
+  readonly message: Schema.String
+  readonly data: Schema.optionalKey<Schema.$Array<Schema.$Record<Schema.String, Schema.Unknown>>>
+}> = Schema.Struct({
   code: Schema.Int,
   message: Schema.String,
   data: optional(Schema.Array(Schema.Record(Schema.String, JsonUnknown)))
 }).annotate({ identifier: "JSONRPCError" })
 
 /** `google.rpc.Status` as the REST binding writes it (AIP-193). */
-export const Status = Schema.Struct({
+export const Status: Schema.Struct<{
+  readonly error: Schema.Struct<{
+    readonly code: Schema.Int
+    readonly status: Schema.String
+    readonly message: Schema.String
+    readonly details: Schema.optionalKey<Schema.$Array<Schema.$Record<Schema.String, Schema.Unknown>>>
+  }>
+}> = Schema.Struct({
   error: Schema.Struct({
     code: Schema.Int,
     status: Schema.String,

@@ -14,7 +14,15 @@ export const partContents = (part: object): number => {
  * `lf.a2a.v1.Part`: exactly one of `text`, `raw` (base64 bytes), `url` and `data` (any JSON value), with
  * optional `metadata`, `filename` and `mediaType` on every kind of part. No part without content, none with two.
  */
-export const Part = Schema.Struct({
+export const Part: Schema.Struct<{
+  readonly text: Schema.optionalKey<Schema.String>
+  readonly raw: Schema.optionalKey<Schema.String>
+  readonly url: Schema.optionalKey<Schema.String>
+  readonly data: Schema.optionalKey<Schema.Unknown>
+  readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>>
+  readonly filename: Schema.optionalKey<Schema.String>
+  readonly mediaType: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   text: optional(Schema.String),
   raw: optional(Schema.String),
   url: optional(Schema.String),

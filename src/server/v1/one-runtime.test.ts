@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiKeyAuthenticator } from "../../auth/api-key.ts"
 import { memoryAuditSink, type MemoryAuditSink } from "../../audit/audit-sink.ts"
 import { postgresStore } from "../../store/postgres/index.ts"
-import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../../../testing/store/postgres.ts"
+import { databaseUrl, dropSchema, randomSchema, requirePostgres, testDatabaseUrl } from "../../../testing/store/postgres.ts"
 import { testAgent } from "../../../testing/server/test-agent.ts"
 import { v1Call, v1Text } from "../../../testing/server/v1-call.ts"
 import { textMessage, wireCall } from "../../../testing/server/wire-call.ts"
@@ -28,13 +28,14 @@ const config = (extra: Partial<A2AServerConfig>): A2AServerConfig => ({
   ...extra
 })
 
-const suite = (name: string, make: () => Promise<{ server: A2AServerHandle; sink: MemoryAuditSink; close: () => Promise<void> }>) =>
+const suite = (name: string, make: () => Promise<{ server: A2AServerHandle; sink: MemoryAuditSink; close: () => Promise<void> }>, enabled = true) =>
   describe(name, () => {
     let server: A2AServerHandle
     let sink: MemoryAuditSink
     let close: () => Promise<void>
     beforeAll(async () => {
-      ;({ server, sink, close } = await make())
+      // Without its service the suite's tests are skipped (with the reason) and nothing is started.
+      if (enabled) ({ server, sink, close } = await make())
     }, 30_000)
     afterAll(async () => {
       await close?.()
@@ -129,5 +130,5 @@ describe("on PostgreSQL", () => {
         await Effect.runPromise(dropSchema(schema))
       }
     }
-  })
+  }, testDatabaseUrl !== undefined)
 })
