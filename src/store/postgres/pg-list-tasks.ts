@@ -23,15 +23,23 @@ export const listTasksIndex = (schema: string): string =>
 
 const parse = (value: Task | string): Task => (typeof value === "string" ? JSON.parse(value) as Task : value)
 
+const filters = `owner = $1 AND ($2::text IS NULL OR context_id = $2) AND ($3::text IS NULL OR state = $3)
+    AND ($4::text IS NULL OR ${statusAt} >= $4)`
+
+/**
+ * The page query: `$1` owner, `$2` context, `$3` state, `$4` status time from, `$5`/`$6` the cursor, `$7` how
+ * many rows (one more than the page, which says whether a next page exists without a second query).
+ */
+export const listTasksPageSql = (schema: string): string => `SELECT task FROM ${schema}.tasks
+    WHERE ${filters} AND ($5::text IS NULL OR (${statusAt}, id) < ($5, $6))
+    ORDER BY ${statusAt} DESC, id DESC LIMIT $7::int`
+
 /** `listTasks` for the store of `schema`. */
 export const makeListTasks = (query: PgQuery, schema: string) => (q: TaskQuery): Effect.Effect<TaskPage, TaskStoreFailure> => {
-  const filters = `owner = $1 AND ($2::text IS NULL OR context_id = $2) AND ($3::text IS NULL OR state = $3)
-    AND ($4::text IS NULL OR ${statusAt} >= $4)`
   const params = [q.owner, q.contextId ?? null, q.state ?? null, q.statusAfter ?? null]
-  // One row more than the page: whether a next page exists, without a second query.
-  const page = query<{ readonly task: Task | string }>("listing tasks", `SELECT task FROM ${schema}.tasks
-    WHERE ${filters} AND ($5::text IS NULL OR (${statusAt}, id) < ($5, $6))
-    ORDER BY ${statusAt} DESC, id DESC LIMIT $7::int`, [...params, q.after?.timestamp ?? null, q.after?.id ?? null, q.limit + 1])
+  const page = query<{ readonly task: Task | string }>("listing tasks", listTasksPageSql(schema), [
+    ...params, q.after?.timestamp ?? null, q.after?.id ?? null, q.limit + 1
+  ])
   const total = query<{ readonly n: number | string }>("counting tasks", `SELECT count(*) AS n FROM ${schema}.tasks WHERE ${filters}`, params)
   return Effect.map(Effect.all([page, total], { concurrency: 2 }), ([rows, counted]) => {
     const tasks = rows.slice(0, q.limit).map((r) => parse(r.task))
