@@ -175,19 +175,19 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       const { decoded } = body
       // A version this server does not speak is refused like a bad envelope: after authentication, in the
       // shape of the dialect the body looks like.
-      const refused0 = negotiated._tag === "Unsupported" ? negotiated.error : decoded._tag === "Failure" ? decoded.error : undefined
-      if (refused0 !== undefined) {
+      const refusedEarly = negotiated._tag === "Unsupported" ? negotiated.error : decoded._tag === "Failure" ? decoded.error : undefined
+      if (refusedEarly !== undefined) {
         const recorded = yield* Effect.result(recordRequest({
           method: body.method ?? "",
           outcome: "error",
-          errorCode: refused0.code,
+          errorCode: refusedEarly.code,
           durationMs: 0,
           requestId: decoded.id
         }))
-        const error = recorded._tag === "Failure" ? recorded.failure : refused0
+        const error = recorded._tag === "Failure" ? recorded.failure : refusedEarly
         return refusal(dialect, body.method, decoded.id, error)
       }
-      if (decoded._tag === "Failure") return refusal(dialect, body.method, decoded.id, decoded.error)
+      if (decoded._tag === "Failure") return refusal(dialect, body.method, decoded.id, decoded.error) // unreachable: refused above
       const { id, method } = decoded
       const streaming = decoded._tag === "Request" && dialect.isStreaming(decoded.method)
       const answerError = (error: ProtocolError) =>
