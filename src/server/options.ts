@@ -25,6 +25,20 @@ export interface A2AServerOptions {
   readonly heartbeatMs?: number
   /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
   readonly shutdownGraceMs?: number
+  /**
+   * Which card a card request without `A2A-Version` gets (a request that names a version gets that
+   * version's card). Default `"0.3"`: the spec reads a header-less request as 0.3, every 0.3 client sends
+   * none, and every 1.x SDK sends `A2A-Version`; the 0.3 card also lists the 1.0 interfaces. `"1.0"` for
+   * readers that send no header yet refuse 0.3's fields, such as the official 1.0 conformance kit.
+   */
+  readonly cardVersion?: "0.3" | "1.0"
+  /**
+   * The tenant this server is addressed as (A2A 1.0's `tenant`: an opaque routing name, e.g. set by a gateway
+   * that serves several agents under one host). The 1.0 interfaces of the card name it; 1.0 requests may name
+   * it (in params, or as the `/{tenant}` REST prefix) or name none. Any other tenant is refused: there are no
+   * namespaces of tasks inside one server. Default: none, and every request naming a tenant is refused.
+   */
+  readonly tenant?: string
 }
 
 /** Options with every default applied. */
@@ -35,6 +49,8 @@ export interface ResolvedServerOptions {
   readonly maxBodyBytes: number
   readonly heartbeatMs: number
   readonly shutdownGraceMs: number
+  readonly cardVersion: "0.3" | "1.0"
+  readonly tenant: string | undefined
 }
 
 /** Default request-body limit: 10 MiB. */
@@ -47,7 +63,9 @@ export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedSe
   trustProxyHeaders: options.trustProxyHeaders ?? false,
   maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
   heartbeatMs: options.heartbeatMs ?? 15_000,
-  shutdownGraceMs: options.shutdownGraceMs ?? 5_000
+  shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
+  cardVersion: options.cardVersion ?? "0.3",
+  tenant: options.tenant === "" ? undefined : options.tenant
 })
 
 const normalisePath = (path: string): `/${string}` => (path.startsWith("/") ? (path as `/${string}`) : `/${path}`)
