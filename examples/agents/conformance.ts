@@ -9,6 +9,9 @@
  * A follow-up message on a task that is not terminal grows its history and is acknowledged with a
  * `working` status update, so it shows on open streams.
  *
+ * A message whose `messageId` starts with `tck-` gets what the official A2A 1.0 kit expects instead (see
+ * `conformance-kit-v1.ts`): one agent serves both kits, over either version, with no version check.
+ *
  * It declares streaming and push notifications, the MIME types conformance kits send, and no
  * security scheme.
  */
@@ -16,6 +19,7 @@ import { Clock, Effect } from "effect"
 import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
 import { messageText } from "../../src/agent/messages.ts"
 import type { TaskContext } from "../../src/agent/task-context.ts"
+import { kitBehaviour } from "./conformance-kit-v1.ts"
 
 const modes = ["text/plain", "application/json", "application/octet-stream"]
 
@@ -78,6 +82,8 @@ export const conformanceAgent = Agent.make({
   // No agent message: a task's history holds exactly the messages the client sent.
   execute: (ctx) =>
     Effect.gen(function* () {
+      const kit = kitBehaviour(ctx.message.messageId)
+      if (kit !== undefined) return yield* kit(ctx)
       yield* ctx.working()
       yield* pause(ctx, ctx.message.messageId.startsWith(longLivedPrefix) ? longLivedMs : stepMs)
       yield* ctx.artifact(answer(ctx), { name: "response" })

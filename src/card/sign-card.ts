@@ -10,8 +10,11 @@ import { FlattenedSign, type JWSHeaderParameters, type KeyInput } from "jose"
 import type { AgentCard, AgentCardSignature } from "../../schemas/index.ts"
 import { cardPayload } from "./internal/card-payload.ts"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const CardSigningErrorBase: ReturnType<typeof Data.TaggedError<"CardSigningError">> = Data.TaggedError("CardSigningError")
+
 /** Signing failed: the card has no canonical JSON form, or the key does not fit `alg`. */
-export class CardSigningError extends Data.TaggedError("CardSigningError")<{
+export class CardSigningError extends CardSigningErrorBase<{
   readonly message: string
   readonly cause?: unknown
 }> {}
@@ -31,12 +34,14 @@ export interface SignCardOptions {
 }
 
 /**
- * Returns the card with one more signature appended; existing signatures are kept and stay valid.
+ * Returns the card with one more signature appended; existing signatures are kept and stay valid. Either
+ * version's card: the signature covers the card as it is, which for a 1.0 card written without defaults
+ * (ProtoJSON field presence) is the form spec 1.0 §8.4.1 canonicalizes.
  *
  * @example
  * const signed = yield* signCard(card, { key: privateKey, kid: "card-2025", alg: "ES256" })
  */
-export const signCard = <C extends AgentCard>(
+export const signCard = <C extends { readonly signatures?: ReadonlyArray<AgentCardSignature> | undefined }>(
   card: C,
   options: SignCardOptions
 ): Effect.Effect<C, CardSigningError> =>

@@ -14,6 +14,7 @@ import type {
   TaskQueryParams
 } from "../../schemas/index.ts"
 import { Internal, InvalidParams, TaskNotFound } from "../../schemas/index.ts"
+import { TaskTerminal } from "../../schemas/error-catalogue.ts"
 import type { Agent } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
 import { makeLeaseKeeper } from "./cluster/lease-keeper.ts"
@@ -30,7 +31,7 @@ import { defaultMaxConfigsPerTask, findConfig, removeConfig, withConfigId } from
 import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import type { HostEnv, RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
-import type { CommandBody, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
+import type { CommandBody, TaskPage, TaskQuery, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
 import type { ShutdownRule, TaskRuntimeOptions } from "./task-runtime-options.ts"
 import { makeWaitingTasks } from "./waiting-tasks.ts"
 
@@ -78,6 +79,11 @@ export interface TaskRuntime {
    * use: the workflow router checks an event against a workflow's saved machine. Never sent to clients.
    */
   readonly saved: (params: TaskQueryParams, ctx: RequestContext) => Effect.Effect<unknown, ProtocolError>
+  /**
+   * One page of the caller's own tasks (A2A 1.0 `ListTasks`), newest status first: the store's answer to
+   * the query with the caller as owner.
+   */
+  readonly list: (query: Omit<TaskQuery, "owner">, ctx: RequestContext) => Effect.Effect<TaskPage, ProtocolError>
   /** `tasks/cancel`: TaskNotCancelable (-32002) for any terminal task, `canceled` included. */
   readonly cancel: (params: TaskIdParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
   /**
@@ -252,7 +258,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
           }
         }
         if (isTerminalTask(found.task)) {
-          return yield* Effect.fail(new InvalidParams({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` }))
+          return yield* Effect.fail(new TaskTerminal({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` }))
         }
         if (message.contextId !== undefined && message.contextId !== found.task.contextId) {
           return yield* Effect.fail(new InvalidParams({ message: "message contextId does not match the task's contextId" }))
@@ -392,6 +398,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       stream,
       get,
       saved,
+      list: (query, ctx) => Effect.catch(store.listTasks({ ...query, owner: ctx.principal.id }), storeFailed(undefined)),
       cancel,
       resubscribe,
       setPushConfig: (params, ctx) =>

@@ -1,6 +1,6 @@
 import type { Effect, Option, Scope, Stream } from "effect"
 import { Data } from "effect"
-import type { PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
 import type { Sequenced } from "./event-log.ts"
 
 /**
@@ -67,26 +67,33 @@ export interface TaskRecordInput {
   readonly saved?: { readonly value: unknown }
 }
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const VersionConflictBase: ReturnType<typeof Data.TaggedError<"VersionConflict">> = Data.TaggedError("VersionConflict")
+
 /** A write lost an optimistic-concurrency race: someone else wrote the record in between. */
-export class VersionConflict extends Data.TaggedError("VersionConflict")<{
+export class VersionConflict extends VersionConflictBase<{
   readonly taskId: string
   readonly expected: number
   /** The version found (0 when the record does not exist). */
   readonly actual: number
 }> {}
 
+const WriteRefusedBase: ReturnType<typeof Data.TaggedError<"WriteRefused">> = Data.TaggedError("WriteRefused")
+
 /**
  * A write the store refuses whatever the version: the task is terminal and the write would change it
  * (a terminal state is final), or the writer no longer holds the task's lease (another instance took it over).
  */
-export class WriteRefused extends Data.TaggedError("WriteRefused")<{
+export class WriteRefused extends WriteRefusedBase<{
   readonly taskId: string
   readonly reason: "terminal" | "lease"
   readonly message: string
 }> {}
 
+const TaskStoreFailureBase: ReturnType<typeof Data.TaggedError<"TaskStoreFailure">> = Data.TaggedError("TaskStoreFailure")
+
 /** The storage itself failed (I/O, connection). The in-memory store never fails. */
-export class TaskStoreFailure extends Data.TaggedError("TaskStoreFailure")<{
+export class TaskStoreFailure extends TaskStoreFailureBase<{
   readonly message: string
   readonly cause?: unknown
 }> {}
@@ -102,12 +109,47 @@ export interface TaskListFilter {
 /** The most records one `list` returns. */
 export const defaultListLimit = 1_000
 
+/** Where a page of {@link TaskStore.listTasks} ends: the last task's status timestamp and id. */
+export interface TaskCursor {
+  readonly timestamp: string
+  readonly id: string
+}
+
+/**
+ * A query of one principal's tasks (A2A 1.0 `ListTasks`): newest status first (ties by id, descending),
+ * filtered, from a cursor on, at most `limit` of them.
+ */
+export interface TaskQuery {
+  readonly owner: string
+  readonly contextId?: string
+  readonly state?: TaskState
+  /** ISO 8601 (as `toISOString` writes it): only tasks whose status timestamp is at or after it. */
+  readonly statusAfter?: string
+  /** The cursor of the previous page: only tasks after it in the order. */
+  readonly after?: TaskCursor
+  /** Most tasks in the page (1 or more; callers bound it). */
+  readonly limit: number
+}
+
+/** One page of a {@link TaskQuery}. */
+export interface TaskPage {
+  readonly tasks: ReadonlyArray<Task>
+  /** The cursor for the next page; absent on the last one. */
+  readonly next?: TaskCursor
+  /** How many tasks match the query's filters, on every page. */
+  readonly total: number
+}
+
+/** The sort key of a task in a {@link TaskQuery}: its status timestamp (`""` when it has none). */
+export const statusTimestampOf = (task: Task): string => task.status.timestamp ?? ""
+
 /**
  * Where tasks live between (and beyond) their actors. The runtime never assumes that the actor of a
  * stored task runs in its own process: it reads and writes through this interface with versions, so a
  * shared (e.g. PostgreSQL) store is an added implementation.
  *
- * Implementations must pass `runTaskStoreSuite` (`testing/runtime/task-store-suite.ts`).
+ * The in-memory and PostgreSQL stores pass one behaviour suite (kept in this project's repository, not in the
+ * package); another implementation keeps the contract each member documents.
  */
 export interface TaskStore {
   /** The record, or none when unknown (or expired). */
@@ -123,6 +165,8 @@ export interface TaskStore {
   ) => Effect.Effect<TaskRecord, VersionConflict | WriteRefused | TaskStoreFailure>
   /** Records matching the filter, oldest write first, at most `filter.limit` (default and at most 1,000). */
   readonly list: (filter?: TaskListFilter) => Effect.Effect<ReadonlyArray<TaskRecord>, TaskStoreFailure>
+  /** One page of an owner's tasks (see {@link TaskQuery}); a durable store answers it with an index, not a scan. */
+  readonly listTasks: (query: TaskQuery) => Effect.Effect<TaskPage, TaskStoreFailure>
   /** Removes a record; true when it existed. */
   readonly delete: (taskId: string) => Effect.Effect<boolean, TaskStoreFailure>
   /**
@@ -144,8 +188,10 @@ export interface TaskStore {
 /** A command for the instance running a task, and its answer: plain JSON, made and read by the runtime. */
 export type CommandBody = Readonly<Record<string, unknown>>
 
+const CommandUnansweredBase: ReturnType<typeof Data.TaggedError<"CommandUnanswered">> = Data.TaggedError("CommandUnanswered")
+
 /** The instance a command was sent to stopped before it answered (or before anyone took the command). */
-export class CommandUnanswered extends Data.TaggedError("CommandUnanswered")<{
+export class CommandUnanswered extends CommandUnansweredBase<{
   readonly taskId: string
   /** Whether the instance took the command before it stopped (then it may have applied it). */
   readonly taken: boolean

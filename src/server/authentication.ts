@@ -37,6 +37,8 @@ export interface RequestTarget extends AuthTarget {
   readonly id?: string | number | null
   /** The binding the refusal is written for. */
   readonly binding?: "jsonrpc" | "rest"
+  /** The protocol version the refusal is written for (default 0.3). */
+  readonly version?: "0.3" | "1.0"
 }
 
 /** Resolves the principal of a request, or the HTTP answer that refuses it. */
@@ -98,7 +100,7 @@ export const makePrincipalResolver = (
       ),
       Effect.tapError((refusal) => onRefusal(refusal, target)),
       Effect.mapError((refusal) =>
-        HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc" }))
+        HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc", version: target.version ?? "0.3" }))
       )
     )
   }

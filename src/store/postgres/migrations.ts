@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { listTasksIndex } from "./pg-list-tasks.ts"
 
 /** One step of the schema, applied once in order; never edit a released one, add the next. */
 interface Migration {
@@ -78,6 +79,12 @@ export const migrations: ReadonlyArray<Migration> = [
   },
   {
     id: 4,
+    name: "an owner's tasks by status time, newest first (A2A 1.0 ListTasks pages through it)",
+    // As released; migration 5 replaces this index (an expression over the stored JSON) with a column's.
+    statements: (s) => [`CREATE INDEX tasks_owner_status_at ON ${s}.tasks (owner, (coalesce(task->'status'->>'timestamp', '')) DESC, id DESC)`]
+  },
+  {
+    id: 5,
     name: "instances alive, agents' saved state, bounded events and housekeeping in batches",
     statements: (s) => [
       // Senders of commands wait for an answer while the target instance is alive.
@@ -93,7 +100,14 @@ export const migrations: ReadonlyArray<Migration> = [
       // every command it has not answered (a take whose answer was lost is taken again).
       `ALTER TABLE ${s}.commands ADD COLUMN request_key text`,
       `CREATE UNIQUE INDEX commands_request_key ON ${s}.commands (request_key)`,
-      `CREATE INDEX commands_unanswered ON ${s}.commands (target) WHERE answered_at IS NULL`
+      `CREATE INDEX commands_unanswered ON ${s}.commands (target) WHERE answered_at IS NULL`,
+      // The status time ListTasks sorts by, as a column every write sets: an index over an expression of the
+      // stored JSON made PostgreSQL expand it on every write, and refuse any Task holding U+0000 or a lone
+      // surrogate (valid JSON, kept as sent here).
+      `ALTER TABLE ${s}.tasks ADD COLUMN status_at text NOT NULL DEFAULT ''`,
+      `UPDATE ${s}.tasks SET status_at = coalesce(task->'status'->>'timestamp', '')`,
+      `DROP INDEX ${s}.tasks_owner_status_at`,
+      listTasksIndex(s)
     ]
   }
 ]

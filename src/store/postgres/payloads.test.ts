@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { serveNode } from "../../adapters/node.ts"
 import { Agent } from "../../agent/agent.ts"
 import { messageText } from "../../agent/messages.ts"
-import { A2AServer } from "../../server/a2a-server.ts"
+import { A2AServer, type A2AServerHandle } from "../../server/a2a-server.ts"
 import { TaskStoreFailure } from "../../runtime/task-store.ts"
 import { wireCall } from "../../../testing/server/wire-call.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres, testDatabaseUrl } from "../../../testing/store/postgres.ts"
@@ -36,6 +36,7 @@ const echo = Agent.make({
 
 const urls: Array<string> = []
 const closers: Array<() => Promise<void>> = []
+const handles: Array<A2AServerHandle> = []
 
 beforeAll(async () => {
   if (testDatabaseUrl === undefined) return
@@ -44,6 +45,7 @@ beforeAll(async () => {
       runtime: { store: makePostgresTaskStore({ url: databaseUrl(), schema, instanceId: name, lease: 1_000 }) }
     })
     const listening = await serveNode(server, { port: 0, host: "127.0.0.1" })
+    handles.push(server)
     urls.push(`${listening.url}/`)
     closers.push(() => listening.close({ graceMs: 0 }))
   }
@@ -111,6 +113,9 @@ describe("payloads PostgreSQL cannot expand", () => {
       })
       const artifact = replay.events.map((e) => e.result).find((e) => e.kind === "artifact-update")
       expect(artifact.artifact.parts[0].text).toBe(text)
+      // And it is listed (A2A 1.0 ListTasks) like any other task.
+      const page = await Effect.runPromise(handles[1]!.runtime.list({ limit: 50 }, { principal: { id: "anonymous" }, extensions: [] }))
+      expect(page.tasks.find((t) => t.id === task.id)).toEqual(task)
     })
   }
 

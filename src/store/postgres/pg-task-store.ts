@@ -19,6 +19,7 @@ import type { SharedTasks, TaskStore } from "../../runtime/task-store.ts"
 import { makeCommands } from "./commands.ts"
 import { housekeeping } from "./housekeeping.ts"
 import { makeLeases } from "./leases.ts"
+import { makeListTasks } from "./pg-list-tasks.ts"
 import { checkSchemaName, migrate } from "./migrations.ts"
 import { listen, makeEventNotifier, makeWakeups } from "./notifications.ts"
 import { makeStoreDb, storeFailure } from "./store-db.ts"
@@ -138,5 +139,5 @@ export const makePostgresTaskStore = (
       send: commands.send,
       serve: commands.serve
     }
-    return { ...rows, shared, schema }
+    return { ...rows, listTasks: makeListTasks(db.query, schema), shared, schema }
   })

@@ -8,7 +8,7 @@ import { Clock, Effect, Option } from "effect"
 import type { Task } from "../../../schemas/index.ts"
 import { isTerminalTask, VersionConflict, WriteRefused } from "../../runtime/task-store.ts"
 import type { TaskListFilter, TaskRecord, TaskRecordInput, TaskStoreFailure } from "../../runtime/task-store.ts"
-import { defaultListLimit } from "../../runtime/task-store.ts"
+import { defaultListLimit, statusTimestampOf } from "../../runtime/task-store.ts"
 import { json, nowMs, terminalList, waitingList } from "./store-db.ts"
 import type { StoreDb } from "./store-db.ts"
 
@@ -108,10 +108,10 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
     const saved = input.saved === undefined || input.saved.value === undefined ? null : JSON.stringify(input.saved.value)
     return query<Row>("creating a task", `WITH ins AS (
         INSERT INTO ${s}.tasks (id, owner, context_id, state, version, task, push_configs, updated_at, last_seq,
-          lease_instance, lease_epoch, lease_until, saved)
+          lease_instance, lease_epoch, lease_until, saved, status_at)
         VALUES ($1, $2, $3, $4, 1, $5::json, $6::json, $7::float8, $8::int,
           CASE WHEN $9::boolean THEN NULL ELSE $10 END, 1, CASE WHEN $9::boolean THEN NULL ELSE ${nowMs} + $11::float8 END,
-          CASE WHEN $9::boolean THEN NULL ELSE $14::json END)
+          CASE WHEN $9::boolean THEN NULL ELSE $14::json END, $15)
         ON CONFLICT (id) DO NOTHING
         RETURNING ${recordColumns()}
       ), ctx AS (
@@ -124,7 +124,7 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
       )
       SELECT ins.* FROM ins`, [
       task.id, input.owner, task.contextId, task.status.state, JSON.stringify(task), JSON.stringify(input.pushConfigs),
-      now, lastSeqOf(input), terminal, instanceId, leaseMs, seqs, events, saved
+      now, lastSeqOf(input), terminal, instanceId, leaseMs, seqs, events, saved, statusTimestampOf(task)
     ]).pipe(Effect.flatMap((rows) => {
       const row = rows[0]
       if (row === undefined) return Effect.flatMap(get(task.id), (r) => Effect.fail(conflictOf(task.id, 0, r)))
@@ -145,7 +145,8 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
           push_configs = $6::json, updated_at = $7::float8, last_seq = GREATEST(last_seq, $8::int),
           lease_instance = CASE WHEN $9::boolean THEN NULL ELSE lease_instance END,
           lease_until = CASE WHEN $9::boolean THEN NULL ELSE lease_until END,
-          saved = CASE WHEN $9::boolean THEN NULL WHEN $15::boolean THEN $16::json ELSE saved END
+          saved = CASE WHEN $9::boolean THEN NULL WHEN $15::boolean THEN $16::json ELSE saved END,
+          status_at = $18
         WHERE id = $1 AND version = $13::int
           AND (state NOT IN ${terminalList} OR task::text = $5)
           AND (CASE WHEN $14::int > 0 THEN lease_instance IS NOT DISTINCT FROM $10 AND lease_epoch = $14::int
@@ -162,7 +163,7 @@ export const makeTaskRows = (db: StoreDb, options: TaskRowsOptions): TaskRows =>
       SELECT upd.* FROM upd`, [
       task.id, input.owner, task.contextId, task.status.state, taskJson, JSON.stringify(input.pushConfigs),
       now, lastSeqOf(input), terminal, instanceId, compactBelow(input, options.eventWindow), seqs, expectedVersion, epoch,
-      savedChanged, saved, events
+      savedChanged, saved, events, statusTimestampOf(task)
     ]).pipe(Effect.flatMap((rows) => {
       const row = rows[0]
       if (row !== undefined) return Effect.as(options.notifyEvents(task.id, seqs.length), toRecord(row))
