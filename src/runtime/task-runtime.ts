@@ -311,7 +311,9 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       dispatch(params, ctx, false, (continued): Effect.Effect<Stream.Stream<SequencedEvent, ProtocolError>, ProtocolError | Moved> => {
         if (continued.remote !== undefined) {
           const { after, before, taskId } = continued.remote
-          return Effect.succeed(cluster!.streams.storedEvents(taskId, after, before))
+          // Not hosted here and without a shared store (a message the task held already): the task as it is.
+          if (cluster === undefined) return Effect.succeed(Stream.make<Array<SequencedEvent>>({ seq: after, event: before }))
+          return Effect.succeed(cluster.streams.storedEvents(taskId, after, before))
         }
         const { after, before, host } = continued
         if (cluster === undefined) {
