@@ -20,6 +20,8 @@ export const sdkKnownFailures: Readonly<Record<string, string>> = {
     "the SDK has no `default` alias (an id-less config gets the task id) and answers -32603",
   "errors: an id of a wrong type (object, boolean, array) is -32600 with id null":
     "the SDK echoes the invalid id (an object) back in the response",
+  "errors: a string id over 256 characters is -32600 with id null, never echoed (unary and streaming)":
+    "the SDK sets no bound on request ids and echoes the whole id in every answer",
   "errors: message/send without a message is -32602":
     "the SDK dereferences the missing message and answers -32603 with a TypeError message",
   "errors: a message without role is -32602": "the SDK does not validate Message fields beyond messageId",
