@@ -16,6 +16,7 @@ import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
 import { runBench } from "./bench-command.ts"
 import { formatCard, formatSendResult, formatTask } from "./format.ts"
 import { streamPrinter } from "./stream-printer.ts"
+import { forTerminal, terminalText } from "./terminal-text.ts"
 import { packageVersion } from "./version.ts"
 
 /** Where the command writes, and the fetch it uses. */
@@ -57,8 +58,9 @@ const isSendResult = Schema.is(SendMessageResult)
 const command = (args: ParsedArgs, io: CliIo) =>
   Effect.gen(function*() {
     const client = yield* A2AClient.make({ url: args.url }, clientOptions(args, io))
-    const out = (readable: string, machine: unknown) =>
-      Effect.sync(() => io.stdout.write(args.json ? json(machine, true) : `${readable}\n`))
+    // Human output goes through `forTerminal` (see terminal-text.ts): whatever the agent sent is printed escaped.
+    const out = <A>(value: A, readable: (safe: A) => string) =>
+      Effect.sync(() => io.stdout.write(args.json ? json(value, true) : `${readable(forTerminal(value))}\n`))
     const text = args.argument ?? ""
     const message = () => {
       const params = userText(text, {
@@ -71,17 +73,17 @@ const command = (args: ParsedArgs, io: CliIo) =>
     }
     switch (args.command) {
       case "card":
-        return yield* out(formatCard(client.card!, client.endpoint, client.transport), client.card)
+        return yield* out(client.card!, (card) => formatCard(card, terminalText(client.endpoint), client.transport))
       case "send": {
         const result = yield* client.sendMessage(message())
-        return yield* out(formatSendResult(result), result)
+        return yield* out(result, formatSendResult)
       }
       case "stream": {
         if (args.json) {
           return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => io.stdout.write(json(event, false))))
         }
         const printer = streamPrinter((chunk) => io.stdout.write(chunk))
-        return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => printer.event(event))).pipe(
+        return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => printer.event(forTerminal(event)))).pipe(
           Effect.ensuring(Effect.sync(printer.end))
         )
       }
@@ -95,18 +97,18 @@ const command = (args: ParsedArgs, io: CliIo) =>
           })
         }
         const result = yield* client.callExtension(text, args.params, extension === undefined ? {} : { extension })
-        return yield* out(isSendResult(result) ? formatSendResult(result) : JSON.stringify(result, null, 2), result)
+        return yield* out(result, (safe) => (isSendResult(safe) ? formatSendResult(safe) : terminalText(JSON.stringify(result, null, 2), { multiline: true })))
       }
       case "get": {
         const task = yield* client.getTask({
           id: text,
           ...(args.historyLength === undefined ? {} : { historyLength: args.historyLength })
         })
-        return yield* out(formatTask(task), task)
+        return yield* out(task, formatTask)
       }
       case "cancel": {
         const task = yield* client.cancelTask({ id: text })
-        return yield* out(formatTask(task), task)
+        return yield* out(task, formatTask)
       }
     }
   })
@@ -169,9 +171,9 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError" || failure.value._tag === "UsageError")
   ) {
     const { code, text } = describeFailure(failure.value, args.url)
-    io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${text}\n`)
+    io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${terminalText(text)}\n`)
     return code
   }
-  io.stderr.write(`a2a: unexpected failure: ${Cause.pretty(exit.cause)}\n`)
+  io.stderr.write(`a2a: unexpected failure: ${terminalText(Cause.pretty(exit.cause), { multiline: true })}\n`)
   return ExitCode.AgentError
 }
