@@ -84,6 +84,9 @@ beforeAll(async () => {
         return Response.json({ jsonrpc: "2.0", id: body.id, result: task("t", "working", false) })
       case "tasks/get":
         return Response.json({ jsonrpc: "2.0", id: body.id, error: { code: -32001, message: `Task ${bad} not found` } })
+      case "tasks/resubscribe":
+        // Resuming finds nothing more: the stream is over without its final event.
+        return sse([], "close")
       case "message/stream":
         if (word === "pings") return sse([], "hang")
         if (word === "unfinished") return sse(events(body.id).slice(0, 2), "close")
@@ -154,5 +157,30 @@ describe("terminalText", () => {
     expect(Object.getPrototypeOf(safe)).toBe(Object.prototype)
     expect(Object.getOwnPropertyDescriptor(safe, "__proto__")?.value).toBe("\\x1b")
     expect(safe["parts"]).toEqual([{ kind: "text", text: "a\nb\\x1b" }, { kind: "data", data: { k: "\x1b" } }])
+  })
+})
+
+describe("a2a stream's end", () => {
+  it("a stream that only sends pings ends after --timeout ms without an event: exit 4, saying so", async () => {
+    for (const json of [[], ["--json"]]) {
+      const result = await cli("stream", server.url, "pings", "--timeout", "300", ...json)
+      expect(result.code).toBe(ExitCode.InvalidAnswer)
+      expect(result.stdout).toBe("")
+      expect(result.stderr).toContain("no stream event for 300 ms")
+    }
+  }, 20_000)
+
+  it("a stream that ends without a final event exits 4 after printing what came", async () => {
+    const readable = await cli("stream", server.url, "unfinished")
+    expect(readable.code).toBe(ExitCode.InvalidAnswer)
+    expect(readable.stdout.split("\n").filter((l) => /^\[(task|status|artifact|message)\]/.test(l))).toHaveLength(2)
+    expect(readable.stderr).toContain("the stream ended before its final event")
+    const machine = await cli("stream", server.url, "unfinished", "--json")
+    expect(machine.code).toBe(ExitCode.InvalidAnswer)
+    expect(machine.stdout.trim().split("\n")).toHaveLength(2)
+  }, 20_000)
+
+  it("a stream with its final event exits 0", async () => {
+    expect((await cli("stream", server.url, "go", "--timeout", "5000")).code).toBe(ExitCode.Ok)
   })
 })

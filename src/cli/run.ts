@@ -6,9 +6,9 @@
  */
 import { Cause, Data, Effect, Exit, Schema, Stream } from "effect"
 import { isProtocolError, type ProtocolError } from "../../schemas/error-catalogue.ts"
-import { SendMessageResult } from "../../schemas/events.ts"
+import { SendMessageResult, type StreamResult } from "../../schemas/events.ts"
 import { A2AClient, type A2AClientOptions, userText } from "../client/client.ts"
-import { isLocalInvalidAnswer } from "../client/errors.ts"
+import { invalidAnswer, isLocalInvalidAnswer } from "../client/errors.ts"
 import type { A2AClientTransportError } from "../client/errors.ts"
 import { extensionFor } from "../client/extension-activation.ts"
 import { authHeader, extensionsHeader } from "../client/interceptors.ts"
@@ -79,11 +79,10 @@ const command = (args: ParsedArgs, io: CliIo) =>
         return yield* out(result, formatSendResult)
       }
       case "stream": {
-        if (args.json) {
-          return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => io.stdout.write(json(event, false))))
-        }
+        const events = boundedStream(client.streamMessage(message()), args.timeoutMs ?? defaultTimeoutMs, client.endpoint)
+        if (args.json) return yield* Stream.runForEach(events, (event) => Effect.sync(() => io.stdout.write(json(event, false))))
         const printer = streamPrinter((chunk) => io.stdout.write(chunk))
-        return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => printer.event(forTerminal(event)))).pipe(
+        return yield* Stream.runForEach(events, (event) => Effect.sync(() => printer.event(forTerminal(event)))).pipe(
           Effect.ensuring(Effect.sync(printer.end))
         )
       }
@@ -114,6 +113,44 @@ const command = (args: ParsedArgs, io: CliIo) =>
   })
 
 type Failure = ProtocolError | A2AClientTransportError | UsageError
+
+/** `--timeout` when none is given: the client's own request deadline. */
+const defaultTimeoutMs = 30_000
+
+/** Whether a stream may end after `event`: its final status update, a terminal Task, or a lone Message. */
+const endsStream = (event: StreamResult): boolean => {
+  switch (event.kind) {
+    case "status-update":
+      return event.final
+    case "message":
+      return true
+    case "task":
+      return ["completed", "canceled", "failed", "rejected"].includes(event.status.state)
+    case "artifact-update":
+      return false
+  }
+}
+
+/**
+ * The events of `a2a stream`, bounded: at most `idleMs` between two events (heartbeat comments do not count,
+ * so a stream that only pings ends), and a stream that closes before its final event fails. Both are answers
+ * that are not valid A2A (exit 4).
+ */
+const boundedStream = <E>(events: Stream.Stream<StreamResult, E>, idleMs: number, url: string) =>
+  Stream.suspend(() => {
+    let last: StreamResult | undefined
+    return events.pipe(
+      Stream.timeoutOrElse({
+        duration: idleMs,
+        orElse: () => Stream.fail(invalidAnswer("IdleTimeout", `${url} sent no stream event for ${idleMs} ms`, { url })),
+      }),
+      Stream.tap((event) => Effect.sync(() => (last = event))),
+      Stream.concat(Stream.suspend(() =>
+        last !== undefined && endsStream(last)
+          ? Stream.empty
+          : Stream.fail(invalidAnswer("NoFinalEvent", "the stream ended before its final event", { url }))))
+    )
+  })
 
 const describeFailure = (error: Failure, url: string): { readonly code: number; readonly text: string } => {
   if (error._tag === "UsageError") return { code: ExitCode.Usage, text: error.message }
