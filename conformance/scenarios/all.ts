@@ -8,6 +8,7 @@ import { pushScenarios } from "./push.ts"
 import { resubscribeScenarios } from "./resubscribe.ts"
 import { sendScenarios } from "./send.ts"
 import { streamScenarios } from "./stream.ts"
+import { targetScenarios } from "./targets.ts"
 
 /** Every black-box scenario, grouped by area in a stable order. */
 export const allScenarios: ReadonlyArray<Scenario> = [
@@ -19,5 +20,6 @@ export const allScenarios: ReadonlyArray<Scenario> = [
   ...resubscribeScenarios,
   ...pushScenarios,
   ...errorScenarios,
+  ...targetScenarios,
   ...malformedScenarios
 ]

@@ -4,8 +4,9 @@
  *
  * Once a request names a streaming method, every answer to it — errors included, and refusals of its
  * envelope or params — is an SSE stream, because stream clients (the official JS client among them)
- * refuse a JSON reply. Only what comes before the method can be read stays JSON: a body over the limit
- * (413), one that is not UTF-8 or not JSON (-32700), and an authentication refusal (401/403).
+ * refuse a JSON reply. Only what comes before the method can be read stays JSON: a body that is not sent as
+ * JSON (415), over the limit (413), beyond the bytes in flight (503), not UTF-8 or not JSON (-32700), and an
+ * authentication refusal (401/403).
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
@@ -29,7 +30,8 @@ import { methods, type MethodName } from "../../schemas/methods.ts"
 import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver, type RequestTarget } from "./authentication.ts"
-import { readBody, utf8 } from "./body.ts"
+import type { Admission } from "./admission.ts"
+import { utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
 import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
@@ -47,6 +49,8 @@ export interface JsonRpcRouteDeps {
   readonly shutdown: Effect.Effect<void>
   /** Who is calling; decided before any method runs. */
   readonly principal: PrincipalResolver
+  /** The checks before the body is read, and the reading. */
+  readonly admission: Admission
   readonly audit: AuditTrail
   /** Extension methods (`{namespace}/{action}`) and where they go. */
   readonly extensionMethods: ExtensionMethods | undefined
@@ -124,16 +128,12 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const { handlers, options } = deps
   const extensions = deps.card.capabilities.extensions ?? []
   const decodeOptions: DecodeRequestOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
-  const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
-      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.result)
-      if (read._tag === "Failure") {
-        return read.failure._tag === "BodyTooLarge"
-          ? jsonError(null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
-          : jsonError(null, new InvalidRequest({ message: "The request body could not be read" }), 400)
-      }
+      // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
+      const read = yield* Effect.result(deps.admission.admit(request, "jsonrpc"))
+      if (read._tag === "Failure") return read.failure
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
       const body = decodeBody(read.success, decodeOptions)

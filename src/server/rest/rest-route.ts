@@ -24,6 +24,7 @@ import {
   type ProtocolError,
   toWireError
 } from "../../../schemas/error-catalogue.ts"
+import type { Admission } from "../admission.ts"
 import type { AuditTrail } from "../audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
 import { cardBaseUrl } from "../card-base-url.ts"
@@ -32,7 +33,7 @@ import type { CallContext, MethodHandlers } from "../method-handlers.ts"
 import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
 import { requestUrl } from "../request-url.ts"
-import { type JsonBody, readJsonBody } from "./rest-body.ts"
+import { type JsonBody, jsonBodyOf } from "./rest-body.ts"
 import { bodyRule, methodOf, prepareCall, type RestOutcome } from "./rest-operations.ts"
 import { matchRestRoute } from "./rest-paths.ts"
 import { restSseBody } from "./rest-sse.ts"
@@ -47,6 +48,8 @@ export interface RestRouteDeps {
   readonly shutdown: Effect.Effect<void>
   /** Who is calling; decided before any method runs. */
   readonly principal: PrincipalResolver
+  /** The checks before the body is read, and the reading. */
+  readonly admission: Admission
   readonly audit: AuditTrail
 }
 
@@ -104,9 +107,10 @@ export const restRoute = (deps: RestRouteDeps) => {
       const rule = bodyRule(operation.op)
       let body: JsonBody = Result.succeed(undefined)
       if (rule !== "none") {
-        const read = yield* Effect.result(readJsonBody(request, options.maxBodyBytes, rule === "required"))
-        if (read._tag === "Failure") return errorJson(read.failure.error, read.failure.status)
-        body = read.success
+        // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
+        const read = yield* Effect.result(deps.admission.admit(request, "rest"))
+        if (read._tag === "Failure") return read.failure
+        body = jsonBodyOf(read.success, rule === "required")
       }
       // The body is decoded once, and who is calling is settled before anything about it is answered: an
       // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
