@@ -2,6 +2,7 @@ import { cancelScenarios } from "./cancel.ts"
 import { cardScenarios } from "./card.ts"
 import { errorScenarios } from "./errors.ts"
 import { getScenarios } from "./get.ts"
+import { kitScenarios } from "./kit.ts"
 import type { Scenario } from "./harness.ts"
 import { malformedScenarios } from "./malformed.ts"
 import { pushScenarios } from "./push.ts"
@@ -21,5 +22,6 @@ export const allScenarios: ReadonlyArray<Scenario> = [
   ...pushScenarios,
   ...errorScenarios,
   ...targetScenarios,
-  ...malformedScenarios
+  ...malformedScenarios,
+  ...kitScenarios
 ]
