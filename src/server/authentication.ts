@@ -124,12 +124,16 @@ export const makePrincipalResolver = (
       authenticators: options.authenticators,
       ...(options.realm !== undefined ? { realm: options.realm } : {})
     }
+  const { authorize: _authorize, ...cardPolicy } = policy
   const beforeBody = (request: HttpServerRequest.HttpServerRequest, binding: "jsonrpc" | "rest") => {
     if (gate === undefined) return Effect.void
     const { authRequest, outcomes } = factsOf(request)
     const target: RequestTarget = { binding }
     return authenticate(gate, authRequest, {}, outcomes).pipe(
       Effect.asVoid,
+      // Refused for every target: answered as for the card's own requirements (their challenge, not every
+      // skill's scopes), which fail too. The authenticators' answers are reused, not asked again.
+      Effect.catch(() => Effect.asVoid(authenticate(cardPolicy, authRequest, {}, outcomes))),
       Effect.tapError((refusal) => onRefusal(refusal, target)),
       Effect.mapError(refusalAnswer(target))
     )
