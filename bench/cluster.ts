@@ -27,6 +27,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { contenderSpecs, type ContenderSpec, type RunningContender, startContender } from "./contender-process.ts"
+import { connectionPools } from "../src/bench/internal/connection-pool.ts"
 import { makeTarget, resumeOnce, streamOnce, type Target, textMessage } from "../src/bench/load-client.ts"
 import type { RequestOutcome } from "../src/bench/outcome.ts"
 import { percentile, taskThroughput, type Measurement } from "./workloads.ts"
@@ -79,7 +80,7 @@ const post = (target: Target, body: string, headers: Record<string, string>) =>
   new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(target.endpoint, {
       method: "POST",
-      agent: target.agent,
+      agent: connectionPools.get(target),
       headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers }
     }, resolve)
     req.on("error", reject)

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { verifyChain } from "../src/audit/verify-chain.ts"
 import { discoverVerifiedCard } from "../src/client/card-verification.ts"
+import { childEnv } from "../conformance/package/fresh-project.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../testing/store/postgres.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -128,6 +129,12 @@ describe("self-contained examples", () => {
     expect(output).toContain('reject (http): rejected, "Rejected: not needed"')
   })
 
+  it("audit-chain.ts writes a hash chain and verifies it with verifyChainAsync and verifyChain", async () => {
+    const { output, code } = await run("examples/audit-chain.ts")
+    expect(code).toBe(0)
+    expect(output).toBe("intact: 3 records\nbroken at line 2: seq\nbroken at line 3: truncated\n")
+  })
+
   it("bench-agent.ts load-tests a streaming agent and prints the figures", async () => {
     const { output, code } = await run("examples/bench-agent.ts")
     expect(code).toBe(0)
@@ -217,6 +224,45 @@ describe("server examples", () => {
     expect(state).toBe("completed")
   })
 
+  it("npm start says which Node it runs on, and SIGTERM to npm stops the server with it", async () => {
+    // Its own process group, so that whatever it leaves behind when this fails is stopped at the end.
+    const child = spawn("npm", ["start"], { cwd: root, env: { ...childEnv(), PORT: "0" }, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+    try {
+      let output = ""
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`npm start did not listen:\n${output}`))), 60_000)
+        const onData = (data: Buffer) => {
+          output += data.toString()
+          const match = listening.exec(output)
+          if (match !== null) (clearTimeout(timer), resolve(match[1]!))
+        }
+        child.stdout.on("data", onData)
+        child.stderr.on("data", onData)
+      })
+      expect(output).toMatch(/^npm start on Node v24\.\d+\.\d+ \(.*node_modules\/node\/bin\/node\)$/m)
+      expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200)
+      child.kill("SIGTERM")
+      await exited
+      // The server went with npm: its port refuses connections (a few seconds allowed for the graceful close).
+      let gone = false
+      for (let i = 0; i < 40 && !gone; i++) {
+        gone = await fetch(`${url}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(5_000) }).then(
+          () => false,
+          (e: { readonly cause?: { readonly code?: unknown } }) => e.cause?.code === "ECONNREFUSED"
+        )
+        if (!gone) await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      expect(gone, `the server at ${url} still answers after npm stopped`).toBe(true)
+    } finally {
+      try {
+        process.kill(-child.pid!, "SIGKILL")
+      } catch {
+        // The group has ended.
+      }
+    }
+  })
+
   it("conformance-agent.ts (npm run start:conformance) answers a plain send at once, and completes the task by itself with one artifact", async () => {
     let sent: any
     let done: any
@@ -289,7 +335,8 @@ describe("secured-server.ts (npm run start:secured)", () => {
 
   it("is what npm run start:secured runs", async () => {
     const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"))
-    expect(pkg.scripts["start:secured"]).toBe("tsx examples/secured-server.ts")
+    // exec: npm's SIGTERM reaches the server itself, not only the shell running it.
+    expect(pkg.scripts["start:secured"]).toBe("exec tsx examples/secured-server.ts")
   })
 
   it("refuses to start without PUBLIC_URL, with exit code 2 and a message saying so", async () => {

@@ -1,4 +1,4 @@
-import { fromCallback, setup } from "xstate"
+import { type ActorRefFromLogic, type CallbackActorLogic, type EventObject, fromCallback, type MetaObject, type NonReducibleUnknown, setup, type StateMachine } from "xstate"
 
 /** The pipeline's steps, in order: each one's output is the next one's input. */
 export const pipelineSteps = ["fetch", "transform", "summarise"] as const
@@ -51,6 +51,9 @@ export type StepRun = (
   tools: { readonly step: StepName; readonly chunk: (text: string) => void; readonly signal: AbortSignal }
 ) => Promise<string>
 
+/** A step's actor logic, as {@link pipelineStep} makes it. */
+export type StepLogic = CallbackActorLogic<PipelineEvent, StepInput, EventObject>
+
 /**
  * A step actor from an async function. Stopping the actor (cancel, or the pipeline leaving the step) aborts
  * `signal` and drops whatever the function still reports.
@@ -58,7 +61,7 @@ export type StepRun = (
  * @example
  * pipelineMachine.provide({ actors: { fetch: pipelineStep((url, { signal }) => fetch(url, { signal }).then((r) => r.text())) } })
  */
-export const pipelineStep = (run: StepRun) =>
+export const pipelineStep = (run: StepRun): StepLogic =>
   fromCallback<PipelineEvent, StepInput>(({ input, sendBack }) => {
     const controller = new AbortController()
     let open = true
@@ -132,12 +135,42 @@ const stepState = (step: StepName, next: StepName | "done", status: string) =>
     }
   })
 
+/** The pipeline chart's type, spelled out (JSR's fast check reads only explicit types of exports). */
+type PipelineMachine = StateMachine<
+  PipelineContext,
+  PipelineEvent,
+  { [x: string]: ActorRefFromLogic<StepLogic> | undefined },
+  | { src: "fetch"; logic: StepLogic; id: string | undefined }
+  | { src: "transform"; logic: StepLogic; id: string | undefined }
+  | { src: "summarise"; logic: StepLogic; id: string | undefined },
+  never,
+  never,
+  never,
+  "failed" | "done" | "fetch" | "transform" | "summarise",
+  string,
+  { readonly source: string },
+  NonReducibleUnknown,
+  PipelineEmitted,
+  MetaObject,
+  {
+    id: "pipeline"
+    states: {
+      readonly fetch: {}
+      readonly transform: {}
+      readonly summarise: {}
+      readonly done: {}
+      readonly failed: {}
+    }
+  },
+  MetaObject
+>
+
 /**
  * fetch → transform → summarise as a pure statechart. Each step is an invoked actor (`fetch`, `transform`,
  * `summarise`; provide them with {@link pipelineStep}) whose output becomes one artifact named after the
  * step, streamed in chunks; then the task completes. A failing step ends the pipeline in `failed`.
  */
-export const pipelineMachine = setupPipeline.createMachine({
+export const pipelineMachine: PipelineMachine = setupPipeline.createMachine({
   id: "pipeline",
   initial: "fetch",
   context: ({ input }) => ({ source: input.source, outputs: {}, pending: undefined, sent: 0, failure: undefined }),

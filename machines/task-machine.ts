@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { emit, setup } from "xstate"
+import { emit, type MachineContext, type MetaObject, type NonReducibleUnknown, setup, type StateMachine } from "xstate"
 import type { LifecycleState, RefusalReason, TaskChartEvent, TaskEffect } from "./task-types.ts"
 
 const refuse = (reason: RefusalReason) => ({ actions: { type: "refuse", params: { reason } } }) as const
@@ -65,12 +65,51 @@ const interrupted = {
 
 const roleOf = (event: TaskChartEvent) => event.type === "resume" || event.type === "agentMessage" ? event.role : undefined
 
+/** The lifecycle chart's type, spelled out (JSR's fast check reads only explicit types of exports). */
+type TaskMachine = StateMachine<
+  MachineContext,
+  TaskChartEvent,
+  {},
+  never,
+  | { type: "refuse"; params: { reason: RefusalReason } }
+  | { type: "enter"; params: { state: LifecycleState } }
+  | { type: "recordArtifact"; params: { close: boolean } }
+  | { type: "recordUserMessage"; params: NonReducibleUnknown }
+  | { type: "recordAgentMessage"; params: NonReducibleUnknown },
+  | { type: "lastChunk"; params: unknown }
+  | { type: "closedArtifact"; params: unknown }
+  | { type: "notFromUser"; params: unknown }
+  | { type: "notFromAgent"; params: unknown }
+  | { type: "foreignMessage"; params: unknown },
+  never,
+  "submitted" | "working" | "input-required" | "completed" | "canceled" | "failed" | "rejected" | "auth-required",
+  string,
+  NonReducibleUnknown,
+  NonReducibleUnknown,
+  TaskEffect,
+  MetaObject,
+  {
+    id: "a2a-task"
+    states: {
+      readonly submitted: {}
+      readonly working: {}
+      readonly "input-required": {}
+      readonly "auth-required": {}
+      readonly completed: {}
+      readonly canceled: {}
+      readonly failed: {}
+      readonly rejected: {}
+    }
+  },
+  MetaObject
+>
+
 /**
  * The task lifecycle chart (see the module documentation). A refusal is a transition too: it emits
  * `refused` and changes nothing. Final states accept nothing (XState closes them); the host answers
  * those events.
  */
-export const taskMachine = setup({
+export const taskMachine: TaskMachine = setup({
   types: {
     events: {} as TaskChartEvent,
     emitted: {} as TaskEffect

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import type { YieldableError } from "effect/Cause"
 import { JsonUnknown, optional } from "./internal/common.ts"
 import type { JSONRPCError } from "./wire-errors.ts"
 
@@ -9,7 +10,23 @@ import type { JSONRPCError } from "./wire-errors.ts"
  * have it. Messages must never carry stack traces or internal details: they go out verbatim.
  */
 
-const fields = <const M extends string>(defaultMessage: M) => ({
+/** The fields of every catalogue error: `message`, defaulting to the upstream text, and optional `data`. */
+type ErrorFields = {
+  readonly message: Schema.withDecodingDefaultTypeKey<Schema.withConstructorDefault<Schema.String>, never>
+  readonly data: Schema.optionalKey<typeof JsonUnknown>
+}
+
+/**
+ * The class a catalogue error extends, spelled out: JSR's fast check reads a class's base only from a
+ * variable of an explicit type.
+ */
+type ErrorBase<Self, Tag extends string, Fields extends Schema.Struct.Fields = ErrorFields> = Schema.Class<
+  Self,
+  Schema.TaggedStruct<Tag, Fields>,
+  YieldableError
+>
+
+const fields = (defaultMessage: string): ErrorFields => ({
   message: Schema.String.pipe(
     Schema.withConstructorDefault(Effect.succeed(defaultMessage)),
     Schema.withDecodingDefaultTypeKey(Effect.succeed(defaultMessage))
@@ -17,8 +34,11 @@ const fields = <const M extends string>(defaultMessage: M) => ({
   data: optional(JsonUnknown)
 })
 
+const JSONParseBase: ErrorBase<JSONParse, "JSONParse"> =
+  Schema.TaggedError<JSONParse>()("JSONParse", fields("Invalid JSON payload"))
+
 /** -32700 / HTTP 400: the request body is not valid JSON. */
-export class JSONParse extends Schema.TaggedError<JSONParse>()("JSONParse", fields("Invalid JSON payload")) {
+export class JSONParse extends JSONParseBase {
   static readonly code = -32700
   static readonly httpStatus = 400
   /** JSON-RPC error code. */
@@ -27,11 +47,11 @@ export class JSONParse extends Schema.TaggedError<JSONParse>()("JSONParse", fiel
   get httpStatus(): number { return JSONParse.httpStatus }
 }
 
+const InvalidRequestBase: ErrorBase<InvalidRequest, "InvalidRequest"> =
+  Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields("Request payload validation error"))
+
 /** -32600 / HTTP 400: not a valid JSON-RPC 2.0 request object. */
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
-  "InvalidRequest",
-  fields("Request payload validation error")
-) {
+export class InvalidRequest extends InvalidRequestBase {
   static readonly code = -32600
   static readonly httpStatus = 400
   /** JSON-RPC error code. */
@@ -40,8 +60,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
   get httpStatus(): number { return InvalidRequest.httpStatus }
 }
 
+const MethodNotFoundBase: ErrorBase<MethodNotFound, "MethodNotFound"> =
+  Schema.TaggedError<MethodNotFound>()("MethodNotFound", fields("Method not found"))
+
 /** -32601 / HTTP 404: unknown method. */
-export class MethodNotFound extends Schema.TaggedError<MethodNotFound>()("MethodNotFound", fields("Method not found")) {
+export class MethodNotFound extends MethodNotFoundBase {
   static readonly code = -32601
   static readonly httpStatus = 404
   /** JSON-RPC error code. */
@@ -50,8 +73,11 @@ export class MethodNotFound extends Schema.TaggedError<MethodNotFound>()("Method
   get httpStatus(): number { return MethodNotFound.httpStatus }
 }
 
+const InvalidParamsBase: ErrorBase<InvalidParams, "InvalidParams"> =
+  Schema.TaggedError<InvalidParams>()("InvalidParams", fields("Invalid parameters"))
+
 /** -32602 / HTTP 400: params fail the schema or a precondition (e.g. a message to a terminal task). */
-export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidParams", fields("Invalid parameters")) {
+export class InvalidParams extends InvalidParamsBase {
   static readonly code = -32602
   static readonly httpStatus = 400
   /** JSON-RPC error code. */
@@ -60,8 +86,11 @@ export class InvalidParams extends Schema.TaggedError<InvalidParams>()("InvalidP
   get httpStatus(): number { return InvalidParams.httpStatus }
 }
 
+const InternalBase: ErrorBase<Internal, "Internal"> =
+  Schema.TaggedError<Internal>()("Internal", fields("Internal error"))
+
 /** -32603 / HTTP 500: a bug or an agent crash. The message is generic; details stay in logs. */
-export class Internal extends Schema.TaggedError<Internal>()("Internal", fields("Internal error")) {
+export class Internal extends InternalBase {
   static readonly code = -32603
   static readonly httpStatus = 500
   /** JSON-RPC error code. */
@@ -70,8 +99,11 @@ export class Internal extends Schema.TaggedError<Internal>()("Internal", fields(
   get httpStatus(): number { return Internal.httpStatus }
 }
 
+const TaskNotFoundBase: ErrorBase<TaskNotFound, "TaskNotFound"> =
+  Schema.TaggedError<TaskNotFound>()("TaskNotFound", fields("Task not found"))
+
 /** -32001 / HTTP 404: unknown task id. */
-export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFound", fields("Task not found")) {
+export class TaskNotFound extends TaskNotFoundBase {
   static readonly code = -32001
   static readonly httpStatus = 404
   /** JSON-RPC error code. */
@@ -80,11 +112,11 @@ export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()("TaskNotFou
   get httpStatus(): number { return TaskNotFound.httpStatus }
 }
 
+const TaskNotCancelableBase: ErrorBase<TaskNotCancelable, "TaskNotCancelable"> =
+  Schema.TaggedError<TaskNotCancelable>()("TaskNotCancelable", fields("Task cannot be canceled"))
+
 /** -32002 / HTTP 409: cancel of a task already in a terminal state. */
-export class TaskNotCancelable extends Schema.TaggedError<TaskNotCancelable>()(
-  "TaskNotCancelable",
-  fields("Task cannot be canceled")
-) {
+export class TaskNotCancelable extends TaskNotCancelableBase {
   static readonly code = -32002
   static readonly httpStatus = 409
   /** JSON-RPC error code. */
@@ -93,11 +125,11 @@ export class TaskNotCancelable extends Schema.TaggedError<TaskNotCancelable>()(
   get httpStatus(): number { return TaskNotCancelable.httpStatus }
 }
 
+const PushNotificationNotSupportedBase: ErrorBase<PushNotificationNotSupported, "PushNotificationNotSupported"> =
+  Schema.TaggedError<PushNotificationNotSupported>()("PushNotificationNotSupported", fields("Push Notification is not supported"))
+
 /** -32003 / HTTP 400: a push-config method while push notifications are off. */
-export class PushNotificationNotSupported extends Schema.TaggedError<PushNotificationNotSupported>()(
-  "PushNotificationNotSupported",
-  fields("Push Notification is not supported")
-) {
+export class PushNotificationNotSupported extends PushNotificationNotSupportedBase {
   static readonly code = -32003
   static readonly httpStatus = 400
   /** JSON-RPC error code. */
@@ -106,11 +138,11 @@ export class PushNotificationNotSupported extends Schema.TaggedError<PushNotific
   get httpStatus(): number { return PushNotificationNotSupported.httpStatus }
 }
 
+const UnsupportedOperationBase: ErrorBase<UnsupportedOperation, "UnsupportedOperation"> =
+  Schema.TaggedError<UnsupportedOperation>()("UnsupportedOperation", fields("This operation is not supported"))
+
 /** -32004 / HTTP 400: a capability is off, or the agent refuses the operation. */
-export class UnsupportedOperation extends Schema.TaggedError<UnsupportedOperation>()(
-  "UnsupportedOperation",
-  fields("This operation is not supported")
-) {
+export class UnsupportedOperation extends UnsupportedOperationBase {
   static readonly code = -32004
   static readonly httpStatus = 400
   /** JSON-RPC error code. */
@@ -119,11 +151,11 @@ export class UnsupportedOperation extends Schema.TaggedError<UnsupportedOperatio
   get httpStatus(): number { return UnsupportedOperation.httpStatus }
 }
 
+const ContentTypeNotSupportedBase: ErrorBase<ContentTypeNotSupported, "ContentTypeNotSupported"> =
+  Schema.TaggedError<ContentTypeNotSupported>()("ContentTypeNotSupported", fields("Incompatible content types"))
+
 /** -32005 / HTTP 415: a part's MIME type is outside the accepted input modes. */
-export class ContentTypeNotSupported extends Schema.TaggedError<ContentTypeNotSupported>()(
-  "ContentTypeNotSupported",
-  fields("Incompatible content types")
-) {
+export class ContentTypeNotSupported extends ContentTypeNotSupportedBase {
   static readonly code = -32005
   static readonly httpStatus = 415
   /** JSON-RPC error code. */
@@ -132,11 +164,11 @@ export class ContentTypeNotSupported extends Schema.TaggedError<ContentTypeNotSu
   get httpStatus(): number { return ContentTypeNotSupported.httpStatus }
 }
 
+const InvalidAgentResponseBase: ErrorBase<InvalidAgentResponse, "InvalidAgentResponse"> =
+  Schema.TaggedError<InvalidAgentResponse>()("InvalidAgentResponse", fields("Invalid agent response"))
+
 /** -32006 / HTTP 502: the agent (or, client side, the remote server) produced something invalid. */
-export class InvalidAgentResponse extends Schema.TaggedError<InvalidAgentResponse>()(
-  "InvalidAgentResponse",
-  fields("Invalid agent response")
-) {
+export class InvalidAgentResponse extends InvalidAgentResponseBase {
   static readonly code = -32006
   static readonly httpStatus = 502
   /** JSON-RPC error code. */
@@ -145,11 +177,11 @@ export class InvalidAgentResponse extends Schema.TaggedError<InvalidAgentRespons
   get httpStatus(): number { return InvalidAgentResponse.httpStatus }
 }
 
+const AuthenticatedExtendedCardNotConfiguredBase: ErrorBase<AuthenticatedExtendedCardNotConfigured, "AuthenticatedExtendedCardNotConfigured"> =
+  Schema.TaggedError<AuthenticatedExtendedCardNotConfigured>()("AuthenticatedExtendedCardNotConfigured", fields("Authenticated Extended Card is not configured"))
+
 /** -32007 / HTTP 404: the authenticated extended card was asked for but is not configured. */
-export class AuthenticatedExtendedCardNotConfigured extends Schema.TaggedError<AuthenticatedExtendedCardNotConfigured>()(
-  "AuthenticatedExtendedCardNotConfigured",
-  fields("Authenticated Extended Card is not configured")
-) {
+export class AuthenticatedExtendedCardNotConfigured extends AuthenticatedExtendedCardNotConfiguredBase {
   static readonly code = -32007
   static readonly httpStatus = 404
   /** JSON-RPC error code. */
@@ -158,16 +190,22 @@ export class AuthenticatedExtendedCardNotConfigured extends Schema.TaggedError<A
   get httpStatus(): number { return AuthenticatedExtendedCardNotConfigured.httpStatus }
 }
 
+const RemoteErrorBase: ErrorBase<RemoteError, "RemoteError", {
+  readonly code: Schema.Int
+  readonly message: Schema.String
+  readonly data: Schema.optionalKey<typeof JsonUnknown>
+}> = Schema.TaggedError<RemoteError>()("RemoteError", {
+  code: Schema.Int,
+  message: Schema.String,
+  data: optional(JsonUnknown)
+})
+
 /**
  * An error received from a peer with a code outside the A2A catalogue (JSON-RPC leaves -32000..-32099 and
  * other codes to implementations). Kept as its own class, rather than folded into Internal, so the original
  * code survives `fromWireError` / `toWireError` unchanged when a client relays it.
  */
-export class RemoteError extends Schema.TaggedError<RemoteError>()("RemoteError", {
-  code: Schema.Int,
-  message: Schema.String,
-  data: optional(JsonUnknown)
-}) {
+export class RemoteError extends RemoteErrorBase {
   static readonly httpStatus = 500
   /** HTTP status for the REST binding: relaying an unknown peer error is our failure to handle it. */
   get httpStatus(): number { return RemoteError.httpStatus }

@@ -7,7 +7,17 @@ import { Part } from "./parts.ts"
  * makes an empty `parts` an invalid-params error, which upstream's schema does not; its ids are at most 256
  * characters long, and it references at most 64 tasks (all stricter than upstream).
  */
-export const Message = Schema.Struct({
+export const Message: Schema.Struct<{
+  readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>>
+  readonly kind: Schema.Literal<"message">
+  readonly messageId: Schema.String
+  readonly role: Schema.Literals<readonly ["agent", "user"]>
+  readonly parts: Schema.$Array<typeof Part>
+  readonly taskId: Schema.optionalKey<Schema.String>
+  readonly contextId: Schema.optionalKey<Schema.String>
+  readonly referenceTaskIds: Schema.optionalKey<Schema.$Array<Schema.String>>
+  readonly extensions: Schema.optionalKey<Schema.$Array<Schema.String>>
+}> = Schema.Struct({
   kind: Schema.Literal("message"),
   messageId: Identifier,
   role: Schema.Literals(["agent", "user"]),

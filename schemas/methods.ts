@@ -21,6 +21,35 @@ export interface MethodSpec {
   readonly streaming: boolean
 }
 
+/** One entry of the table, with its exact schemas (so params and results keep their types). */
+interface Spec<Params extends Schema.Top, Result extends Schema.Top, Streaming extends boolean> {
+  readonly params: Params
+  readonly result: Result
+  readonly streaming: Streaming
+}
+
+/** The table's type: each method with its schemas. */
+export interface Methods {
+  readonly "message/send": Spec<typeof MessageSendParams, typeof SendMessageResult, false>
+  readonly "message/stream": Spec<typeof MessageSendParams, typeof StreamResult, true>
+  readonly "tasks/get": Spec<typeof TaskQueryParams, typeof Task, false>
+  readonly "tasks/cancel": Spec<typeof TaskIdParams, typeof Task, false>
+  readonly "tasks/resubscribe": Spec<typeof TaskIdParams, typeof StreamResult, true>
+  readonly "tasks/pushNotificationConfig/set": Spec<typeof TaskPushNotificationConfig, typeof TaskPushNotificationConfig, false>
+  readonly "tasks/pushNotificationConfig/get": Spec<
+    typeof GetTaskPushNotificationConfigParams,
+    typeof TaskPushNotificationConfig,
+    false
+  >
+  readonly "tasks/pushNotificationConfig/list": Spec<
+    typeof ListTaskPushNotificationConfigParams,
+    Schema.$Array<typeof TaskPushNotificationConfig>,
+    false
+  >
+  readonly "tasks/pushNotificationConfig/delete": Spec<typeof DeleteTaskPushNotificationConfigParams, Schema.Null, false>
+  readonly "agent/getAuthenticatedExtendedCard": Spec<typeof NoParams, typeof AgentCard, false>
+}
+
 /**
  * The A2A 0.3.0 JSON-RPC methods. The server's dispatcher and the client's calls both derive from this table,
  * so no method is spelled twice.
@@ -33,7 +62,7 @@ export interface MethodSpec {
  * const spec = methods["tasks/get"]
  * const params = Schema.decodeUnknownResult(spec.params)(raw)
  */
-export const methods = {
+export const methods: Methods = {
   "message/send": { params: MessageSendParams, result: SendMessageResult, streaming: false },
   "message/stream": { params: MessageSendParams, result: StreamResult, streaming: true },
   "tasks/get": { params: TaskQueryParams, result: Task, streaming: false },

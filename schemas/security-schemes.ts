@@ -2,14 +2,21 @@ import { Schema } from "effect"
 import { optional, StringRecord } from "./internal/common.ts"
 
 /** Fields every security scheme carries. */
-export const SecuritySchemeBase = Schema.Struct({
+export const SecuritySchemeBase: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   description: optional(Schema.String)
 }).annotate({ identifier: "SecuritySchemeBase" })
 /** @see SecuritySchemeBase */
 export type SecuritySchemeBase = Schema.Schema.Type<typeof SecuritySchemeBase>
 
 /** An API key sent in a header, query parameter or cookie. */
-export const APIKeySecurityScheme = Schema.Struct({
+export const APIKeySecurityScheme: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly type: Schema.Literal<"apiKey">
+  readonly in: Schema.Literals<readonly ["cookie", "header", "query"]>
+  readonly name: Schema.String
+}> = Schema.Struct({
   type: Schema.Literal("apiKey"),
   in: Schema.Literals(["cookie", "header", "query"]),
   name: Schema.String,
@@ -19,7 +26,12 @@ export const APIKeySecurityScheme = Schema.Struct({
 export type APIKeySecurityScheme = Schema.Schema.Type<typeof APIKeySecurityScheme>
 
 /** HTTP authentication (RFC 7235), e.g. `Bearer`. */
-export const HTTPAuthSecurityScheme = Schema.Struct({
+export const HTTPAuthSecurityScheme: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly type: Schema.Literal<"http">
+  readonly scheme: Schema.String
+  readonly bearerFormat: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   type: Schema.Literal("http"),
   scheme: Schema.String,
   bearerFormat: optional(Schema.String),
@@ -31,7 +43,12 @@ export type HTTPAuthSecurityScheme = Schema.Schema.Type<typeof HTTPAuthSecurityS
 const Scopes = StringRecord(Schema.String)
 
 /** OAuth 2.0 authorization code flow. */
-export const AuthorizationCodeOAuthFlow = Schema.Struct({
+export const AuthorizationCodeOAuthFlow: Schema.Struct<{
+  readonly authorizationUrl: Schema.String
+  readonly tokenUrl: Schema.String
+  readonly refreshUrl: Schema.optionalKey<Schema.String>
+  readonly scopes: Schema.$Record<Schema.String, Schema.String>
+}> = Schema.Struct({
   authorizationUrl: Schema.String,
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
@@ -41,7 +58,11 @@ export const AuthorizationCodeOAuthFlow = Schema.Struct({
 export type AuthorizationCodeOAuthFlow = Schema.Schema.Type<typeof AuthorizationCodeOAuthFlow>
 
 /** OAuth 2.0 client credentials flow. */
-export const ClientCredentialsOAuthFlow = Schema.Struct({
+export const ClientCredentialsOAuthFlow: Schema.Struct<{
+  readonly tokenUrl: Schema.String
+  readonly refreshUrl: Schema.optionalKey<Schema.String>
+  readonly scopes: Schema.$Record<Schema.String, Schema.String>
+}> = Schema.Struct({
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
@@ -50,7 +71,11 @@ export const ClientCredentialsOAuthFlow = Schema.Struct({
 export type ClientCredentialsOAuthFlow = Schema.Schema.Type<typeof ClientCredentialsOAuthFlow>
 
 /** OAuth 2.0 implicit flow. */
-export const ImplicitOAuthFlow = Schema.Struct({
+export const ImplicitOAuthFlow: Schema.Struct<{
+  readonly authorizationUrl: Schema.String
+  readonly refreshUrl: Schema.optionalKey<Schema.String>
+  readonly scopes: Schema.$Record<Schema.String, Schema.String>
+}> = Schema.Struct({
   authorizationUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
@@ -59,7 +84,11 @@ export const ImplicitOAuthFlow = Schema.Struct({
 export type ImplicitOAuthFlow = Schema.Schema.Type<typeof ImplicitOAuthFlow>
 
 /** OAuth 2.0 resource owner password flow. */
-export const PasswordOAuthFlow = Schema.Struct({
+export const PasswordOAuthFlow: Schema.Struct<{
+  readonly tokenUrl: Schema.String
+  readonly refreshUrl: Schema.optionalKey<Schema.String>
+  readonly scopes: Schema.$Record<Schema.String, Schema.String>
+}> = Schema.Struct({
   tokenUrl: Schema.String,
   refreshUrl: optional(Schema.String),
   scopes: Scopes
@@ -68,7 +97,12 @@ export const PasswordOAuthFlow = Schema.Struct({
 export type PasswordOAuthFlow = Schema.Schema.Type<typeof PasswordOAuthFlow>
 
 /** The OAuth 2.0 flows a scheme supports. */
-export const OAuthFlows = Schema.Struct({
+export const OAuthFlows: Schema.Struct<{
+  readonly authorizationCode: Schema.optionalKey<typeof AuthorizationCodeOAuthFlow>
+  readonly clientCredentials: Schema.optionalKey<typeof ClientCredentialsOAuthFlow>
+  readonly implicit: Schema.optionalKey<typeof ImplicitOAuthFlow>
+  readonly password: Schema.optionalKey<typeof ClientCredentialsOAuthFlow>
+}> = Schema.Struct({
   authorizationCode: optional(AuthorizationCodeOAuthFlow),
   clientCredentials: optional(ClientCredentialsOAuthFlow),
   implicit: optional(ImplicitOAuthFlow),
@@ -78,7 +112,12 @@ export const OAuthFlows = Schema.Struct({
 export type OAuthFlows = Schema.Schema.Type<typeof OAuthFlows>
 
 /** OAuth 2.0. */
-export const OAuth2SecurityScheme = Schema.Struct({
+export const OAuth2SecurityScheme: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly type: Schema.Literal<"oauth2">
+  readonly flows: typeof OAuthFlows
+  readonly oauth2MetadataUrl: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   type: Schema.Literal("oauth2"),
   flows: OAuthFlows,
   oauth2MetadataUrl: optional(Schema.String),
@@ -88,7 +127,11 @@ export const OAuth2SecurityScheme = Schema.Struct({
 export type OAuth2SecurityScheme = Schema.Schema.Type<typeof OAuth2SecurityScheme>
 
 /** OpenID Connect. */
-export const OpenIdConnectSecurityScheme = Schema.Struct({
+export const OpenIdConnectSecurityScheme: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly type: Schema.Literal<"openIdConnect">
+  readonly openIdConnectUrl: Schema.String
+}> = Schema.Struct({
   type: Schema.Literal("openIdConnect"),
   openIdConnectUrl: Schema.String,
   ...SecuritySchemeBase.fields
@@ -97,7 +140,10 @@ export const OpenIdConnectSecurityScheme = Schema.Struct({
 export type OpenIdConnectSecurityScheme = Schema.Schema.Type<typeof OpenIdConnectSecurityScheme>
 
 /** Mutual TLS. */
-export const MutualTLSSecurityScheme = Schema.Struct({
+export const MutualTLSSecurityScheme: Schema.Struct<{
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly type: Schema.Literal<"mutualTLS">
+}> = Schema.Struct({
   type: Schema.Literal("mutualTLS"),
   ...SecuritySchemeBase.fields
 }).annotate({ identifier: "MutualTLSSecurityScheme" })
@@ -105,7 +151,15 @@ export const MutualTLSSecurityScheme = Schema.Struct({
 export type MutualTLSSecurityScheme = Schema.Schema.Type<typeof MutualTLSSecurityScheme>
 
 /** Any security scheme an agent card declares, discriminated by `type`. */
-export const SecurityScheme = Schema.Union([APIKeySecurityScheme,
+export const SecurityScheme: Schema.Union<
+  readonly [
+    typeof APIKeySecurityScheme,
+    typeof HTTPAuthSecurityScheme,
+    typeof OAuth2SecurityScheme,
+    typeof OpenIdConnectSecurityScheme,
+    typeof MutualTLSSecurityScheme
+  ]
+> = Schema.Union([APIKeySecurityScheme,
   HTTPAuthSecurityScheme,
   OAuth2SecurityScheme,
   OpenIdConnectSecurityScheme,

@@ -4,7 +4,19 @@ import { Message } from "./message.ts"
 import { Part } from "./parts.ts"
 
 /** A task's lifecycle state; any other string is invalid. */
-export const TaskState = Schema.Literals([
+export const TaskState: Schema.Literals<
+  readonly [
+    "submitted",
+    "working",
+    "input-required",
+    "completed",
+    "canceled",
+    "failed",
+    "rejected",
+    "auth-required",
+    "unknown"
+  ]
+> = Schema.Literals([
   "submitted",
   "working",
   "input-required",
@@ -19,7 +31,11 @@ export const TaskState = Schema.Literals([
 export type TaskState = Schema.Schema.Type<typeof TaskState>
 
 /** The current state of a task, with an optional agent message and ISO 8601 timestamp. */
-export const TaskStatus = Schema.Struct({
+export const TaskStatus: Schema.Struct<{
+  readonly state: typeof TaskState
+  readonly message: Schema.optionalKey<typeof Message>
+  readonly timestamp: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   state: TaskState,
   message: optional(Message),
   timestamp: optional(Schema.String)
@@ -28,7 +44,14 @@ export const TaskStatus = Schema.Struct({
 export type TaskStatus = Schema.Schema.Type<typeof TaskStatus>
 
 /** An output of a task, made of parts. */
-export const Artifact = Schema.Struct({
+export const Artifact: Schema.Struct<{
+  readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>>
+  readonly artifactId: Schema.String
+  readonly name: Schema.optionalKey<Schema.String>
+  readonly description: Schema.optionalKey<Schema.String>
+  readonly parts: Schema.$Array<typeof Part>
+  readonly extensions: Schema.optionalKey<Schema.$Array<Schema.String>>
+}> = Schema.Struct({
   artifactId: Schema.String,
   name: optional(Schema.String),
   description: optional(Schema.String),
@@ -40,7 +63,15 @@ export const Artifact = Schema.Struct({
 export type Artifact = Schema.Schema.Type<typeof Artifact>
 
 /** A stateful unit of work. */
-export const Task = Schema.Struct({
+export const Task: Schema.Struct<{
+  readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>>
+  readonly kind: Schema.Literal<"task">
+  readonly id: Schema.String
+  readonly contextId: Schema.String
+  readonly status: typeof TaskStatus
+  readonly history: Schema.optionalKey<Schema.$Array<typeof Message>>
+  readonly artifacts: Schema.optionalKey<Schema.$Array<typeof Artifact>>
+}> = Schema.Struct({
   kind: Schema.Literal("task"),
   id: Schema.String,
   contextId: Schema.String,

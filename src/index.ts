@@ -81,8 +81,15 @@ export { makeUrlGuard, WebhookRefused, type DnsResolver } from "./push/url-guard
 export { AuditEvent } from "./audit/audit-event.ts"
 export { memoryAuditSink, fanOutAuditSink, type AuditSink } from "./audit/audit-sink.ts"
 export { jsonLinesSink } from "./audit/json-lines-sink.ts"
-export { hashChainSink } from "./audit/hash-chain-sink.ts"
-export { verifyChain } from "./audit/verify-chain.ts"
+export { hashChainSink, type ChainHead, type HashChainOptions, type HashChainSink } from "./audit/hash-chain-sink.ts"
+export {
+  ChainReadError,
+  verifyChain,
+  verifyChainAsync,
+  type ChainFailureReason,
+  type ChainVerification,
+  type VerifyChainOptions
+} from "./audit/verify-chain.ts"
 export { AUDIT_FIELD_LIMIT } from "./audit/clip-field.ts"
 export type { AuditConfig, AuditOptions } from "./server/audit-trail.ts"
 

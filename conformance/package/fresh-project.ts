@@ -11,8 +11,8 @@
  */
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises"
+import { join, relative, sep } from "node:path"
 import { promisify } from "node:util"
 
 const run = promisify(execFile)
@@ -47,6 +47,8 @@ export interface Packed {
   readonly files: ReadonlyArray<string>
   /** The package.json inside the tarball. */
   readonly manifest: PackageJson
+  /** The copy of the repository that was packed, as `npm pack` left it. */
+  readonly source: string
 }
 
 /**
@@ -61,15 +63,26 @@ export const childEnv = (): NodeJS.ProcessEnv =>
 const npm = (args: ReadonlyArray<string>, cwd: string) =>
   run("npm", [...args], { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 })
 
-/** Packs the repository at `root` into `dir` as `npm pack` does for a publish (its `prepare` builds `dist/`). */
+/** What a copy of the repository leaves out: installed and built files. */
+const notCopied = new Set(["node_modules", "dist", ".git", ".package.json.dev"])
+
+/**
+ * Packs the repository at `root` into `dir` as `npm pack` does for a publish: its `prepack` builds `dist/` and
+ * puts the published package.json in place, its `postpack` restores the developers' one. It packs a copy of
+ * the repository (beside the tarball, sharing `root`'s node_modules), so that tests running meanwhile never
+ * read the published manifest in place of the repository's. `source` is that copy, as `postpack` left it.
+ */
 export const pack = async (root: string, dir: string): Promise<Packed> => {
   const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as PackageJson
-  await npm(["pack", "--pack-destination", dir, "--loglevel=error"], root)
+  const source = join(dir, "source")
+  await cp(root, source, { recursive: true, filter: (from) => !notCopied.has(relative(root, from).split(sep)[0]!) && !from.endsWith(".tgz") })
+  await symlink(join(root, "node_modules"), join(source, "node_modules"), "dir")
+  await npm(["pack", "--pack-destination", dir, "--loglevel=error"], source)
   const tarball = join(dir, `${pkg.name}-${pkg.version}.tgz`)
   const { stdout } = await run("tar", ["-tzf", tarball], { maxBuffer: 16 * 1024 * 1024 })
   const files = stdout.split("\n").filter((line) => line !== "").map((line) => line.replace(/^package\//, ""))
   const manifest = JSON.parse((await run("tar", ["-xOzf", tarball, "package/package.json"])).stdout) as PackageJson
-  return { tarball, files, manifest }
+  return { tarball, files, manifest, source }
 }
 
 const lockPath = (parent: string, name: string) => `${parent === "" ? "" : `${parent}/`}node_modules/${name}`

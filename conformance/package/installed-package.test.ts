@@ -1,8 +1,9 @@
 /**
- * The package as a user installs it: packed with `npm pack` (whose `prepare` builds `dist/`), installed with
+ * The package as a user installs it: packed with `npm pack` (whose `prepack` builds `dist/` and puts the published
+ * package.json in place), installed with
  * its production dependencies into a fresh ES module project beside the peers the README installs, and used
  * there as the README says on Node, Bun and Deno: every entry point imports, the README's own agent serves,
- * the `a2a` command reads its card and load-tests it (`a2a bench`, and `benchmark` from the client entry),
+ * the `a2a-actors` command reads its card and load-tests it (`a2a bench`, and `benchmark` from the client entry),
  * the command and the load run by each runtime. See fresh-project.ts for how the install stays offline.
  */
 import { execFile, spawn } from "node:child_process"
@@ -20,7 +21,7 @@ const bun = `${root}node_modules/bun/bin/bun.exe`
 const deno = `${root}node_modules/deno/deno`
 
 /** The README's programs that run to their end by themselves (examples/examples.test.ts checks what they print). */
-const programs = ["client.ts", "workflow-agent.ts", "push-notifications.ts", "secured-agent.ts"]
+const programs = ["client.ts", "workflow-agent.ts", "push-notifications.ts", "secured-agent.ts", "audit-chain.ts"]
 
 let work: string
 let project: string
@@ -41,9 +42,9 @@ interface Ran {
 }
 
 /** Runs a command in the project to its end. */
-const exec = (command: string, args: ReadonlyArray<string>) =>
+const exec = (command: string, args: ReadonlyArray<string>, timeout = 60_000) =>
   new Promise<Ran>((resolve) => {
-    execFile(command, [...args], { cwd: project, env: childEnv(), timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(command, [...args], { cwd: project, env: childEnv(), timeout }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
   })
 
@@ -54,10 +55,11 @@ const runFile: Record<Runtime, (file: string) => [string, Array<string>]> = {
   // The flags the README gives.
   deno: (file) => [deno, ["run", "--allow-net", "--allow-env", "--unstable-no-legacy-abort", file]]
 }
+/** The command as the README runs it on each runtime. */
 const a2a: Record<Runtime, (args: ReadonlyArray<string>) => Promise<Ran>> = {
-  // The installed bin, through its shebang, as `npx a2a` runs it.
-  node: (args) => exec(join(project, "node_modules/.bin/a2a"), args),
-  bun: (args) => exec(bun, ["node_modules/.bin/a2a", ...args]),
+  // The installed bin, through its shebang, as `npx a2a-actors` runs it.
+  node: (args) => exec(join(project, "node_modules/.bin/a2a-actors"), args),
+  bun: (args) => exec(bun, ["x", "--bun", "a2a-actors", ...args]),
   deno: (args) => exec(deno, ["run", "--allow-net", "npm:a2a-actors", ...args])
 }
 
@@ -110,6 +112,34 @@ beforeAll(async () => {
     "const result = await benchmark(process.argv.at(-1), { workload: \"stream\", requests: 10, concurrency: 2 })",
     "console.log(JSON.stringify(result))"
   ].join("\n"))
+  // TypeScript code that uses every entry point Bun and Deno projects use, needing no Node declarations.
+  await writeFile(join(project, "types-web.ts"), [
+    'import { A2AServer, Agent, messageText, type TaskContext } from "a2a-actors"',
+    'import { benchmark, createA2AClient, userText } from "a2a-actors/client"',
+    'import { Task, type Message } from "a2a-actors/schemas"',
+    'import { taskMachine } from "a2a-actors/machines"',
+    'import { serveBun } from "a2a-actors/bun"',
+    'import { serveDeno } from "a2a-actors/deno"',
+    "const agent = Agent.fromAsync({",
+    '  card: { name: "T", description: "d", version: "1", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] },',
+    "  execute: async (ctx) => { await ctx.complete(messageText(ctx.message)) }",
+    "})",
+    "export const start = async (): Promise<string> => {",
+    "  const listening = await serveBun(await A2AServer.make(agent), { port: 0 })",
+    '  const client = await createA2AClient({ url: listening.url })',
+    '  const answer = await client.sendMessage(userText("hi"))',
+    "  return answer.kind",
+    "}",
+    "export const all: ReadonlyArray<unknown> = [serveDeno, benchmark, Task, taskMachine]",
+    "export type Used = TaskContext | Message"
+  ].join("\n"))
+  await writeFile(join(project, "tsconfig.web.json"), JSON.stringify({
+    compilerOptions: { module: "nodenext", strict: true, noEmit: true, allowImportingTsExtensions: true },
+    files: ["types-web.ts"]
+  }))
+  // The README's tsconfig.json, for the README's programs.
+  await writeFile(join(project, "tsconfig.json"), /add a `tsconfig\.json` with\n`(\{[^`]*\})`/.exec(readme)![1]!)
+  await writeFile(join(project, "postgres.mjs"), 'import { postgresStore } from "a2a-actors/postgres"\nconsole.log(typeof postgresStore)\n')
   await writeFile(join(project, "entries.mjs"), [
     `const names = ${JSON.stringify(Object.keys(packed.manifest.exports).filter((name) => name !== "./package.json").map((name) => name.replace(/^\./, "a2a-actors")))}`,
     "const exports = {}",
@@ -130,6 +160,32 @@ describe("the packed tarball", () => {
     expect(packed.files).toEqual(expect.arrayContaining(["README.md", "LICENSE", "docs/agents.md", "dist/src/index.js", "dist/src/index.d.ts"]))
     expect(packed.files.filter((file) => /\.test\.|test-helper|[/.]testing[/.]|fixture|\.map$/.test(file))).toEqual([])
     expect(packed.files.filter((file) => !/\.(js|d\.ts)$/.test(file) && file.startsWith("dist/"))).toEqual([])
+  })
+
+  it("has a package.json without what only the repository's developers use: no scripts, devDependencies or allowScripts", async () => {
+    const repository = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as Record<string, unknown>
+    const devOnly = ["scripts", "devDependencies", "allowScripts"]
+    expect(Object.keys(repository)).toEqual(expect.arrayContaining(devOnly))
+    // Everything else is the repository's package.json as it is.
+    expect(packed.manifest).toEqual(Object.fromEntries(Object.entries(repository).filter(([field]) => !devOnly.includes(field))))
+  })
+
+  it("is packed with the repository's package.json restored afterwards", async () => {
+    expect(await readFile(join(packed.source, "package.json"), "utf8")).toBe(await readFile(join(root, "package.json"), "utf8"))
+    expect(await readdir(packed.source)).not.toContain(".package.json.dev")
+  })
+
+  it("has no file that points at testing/, which is not shipped", async () => {
+    const dist = join(project, "node_modules/a2a-actors/dist")
+    const files = (await readdir(dist, { recursive: true })).filter((file) => /\.(js|d\.ts)$/.test(file))
+    const pointing: Array<string> = []
+    for (const file of files) if ((await readFile(join(dist, file), "utf8")).includes("testing/")) pointing.push(file)
+    expect(files.length).toBeGreaterThan(50)
+    expect(pointing).toEqual([])
+  })
+
+  it("installs the command as a2a-actors, the package's name, and as a2a", () => {
+    expect(packed.manifest.bin).toEqual({ "a2a-actors": "./dist/src/cli/main.js", a2a: "./dist/src/cli/main.js" })
   })
 
   it("has a built file for every entry point, type declaration and command", () => {
@@ -216,7 +272,7 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
     }
   })
 
-  it("runs a2a --version", async () => {
+  it("runs a2a-actors --version", async () => {
     const version = await a2a[runtime](["--version"])
     expect(version.stdout).toContain(packed.manifest.version)
     expect(version.code).toBe(0)
@@ -234,6 +290,43 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
     } finally {
       await writeFile(effectPackage, original)
     }
+  })
+})
+
+/** The TypeScript a project may check with: this repository's 5.9, and 6 and 7, which `npm install -D typescript` installs since. */
+const compilers = [["5.9", "typescript"], ["6.0", "typescript-6"], ["7.0", "typescript-7"]] as const
+
+describe.each(compilers)("installed, type-checked with TypeScript %s", (version, compiler) => {
+  const tsc = (...args: ReadonlyArray<string>) => exec(process.execPath, [join(root, "node_modules", compiler, "bin/tsc"), ...args], 180_000)
+
+  it(`is TypeScript ${version}`, async () => {
+    expect((await tsc("--version")).stdout).toMatch(new RegExp(`^Version ${version.replace(".", "\\.")}\\.`))
+  })
+
+  it("the README's tsconfig.json checks the README's programs, on every entry point", async () => {
+    const ran = await tsc("-p", "tsconfig.json")
+    expect(ran.stdout + ran.stderr).toBe("")
+    expect(ran.code).toBe(0)
+  })
+
+  it("entry points other than node and postgres need no @types/node", async () => {
+    const types = join(project, "node_modules/@types")
+    await rename(types, `${types}.away`)
+    try {
+      const ran = await tsc("-p", "tsconfig.web.json")
+      expect(ran.stdout + ran.stderr).toBe("")
+      expect(ran.code).toBe(0)
+    } finally {
+      await rename(`${types}.away`, types)
+    }
+  })
+})
+
+describe("installed, the short command name", () => {
+  it("a2a runs the same command", async () => {
+    const version = await exec(join(project, "node_modules/.bin/a2a"), ["--version"])
+    expect(version.stdout).toBe(`a2a-actors ${packed.manifest.version}\n`)
+    expect(version.code).toBe(0)
   })
 })
 
@@ -260,5 +353,24 @@ describe("installed without the optional @effect/platform-node", () => {
     } finally {
       await rename(`${installed}.away`, installed)
     }
+  })
+})
+
+describe.each(runtimes)("installed without the optional @effect/sql-pg, on %s", (runtime) => {
+  it("a2a-actors/postgres says what to install", async () => {
+    const installed = join(project, "node_modules/@effect/sql-pg")
+    await rename(installed, `${installed}.away`)
+    try {
+      const ran = await exec(...runFile[runtime]("postgres.mjs"))
+      expect(ran.code).not.toBe(0)
+      expect(ran.stdout).toBe("")
+      expect(ran.stderr).toContain(
+        "a2a-actors/postgres needs @effect/sql-pg ^4.0.5, an optional peer dependency of a2a-actors that is not installed: " +
+          "install it (`npm install @effect/sql-pg@^4.0.5`)."
+      )
+    } finally {
+      await rename(`${installed}.away`, installed)
+    }
+    expect(await exec(...runFile[runtime]("postgres.mjs"))).toMatchObject({ code: 0, stdout: "function\n" })
   })
 })

@@ -39,8 +39,9 @@ describe("package entry points", () => {
     }
   })
 
-  it("the a2a command is built from src/cli/main.ts", () => {
-    expect(existsSync(`${root}${sourceOf(pkg.bin["a2a"]!)}`)).toBe(true)
+  it("the a2a-actors command, also installed as a2a, is built from src/cli/main.ts", () => {
+    expect(pkg.bin).toEqual({ "a2a-actors": "./dist/src/cli/main.js", a2a: "./dist/src/cli/main.js" })
+    expect(existsSync(`${root}${sourceOf(pkg.bin["a2a-actors"]!)}`)).toBe(true)
   })
 
   it("a2a --version names the version package.json and deno.json declare", () => {

@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// Kept in the declarations: they name `node:net` types, which a project on TypeScript 6 or later sees only
+// when its own `types` lists node or a declaration asks for them.
 /**
  * Mutual TLS on Node: the client certificate of a `node:https` (or `node:tls`) connection as the
  * `PeerCertificateInfo` the `mutualTlsAuthenticator` reads. TLS itself stays Node's business; the

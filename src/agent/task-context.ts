@@ -4,6 +4,9 @@ import type { Message, Task } from "../../schemas/index.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const TaskActionRefusedBase: ReturnType<typeof Data.TaggedError<"TaskActionRefused">> = Data.TaggedError("TaskActionRefused")
+
 /**
  * The task refused an agent action, e.g. `complete` after a cancel, `artifact` while waiting for input,
  * a chunk for a closed artifact, or `reply` after the task was created (`reason` is the machine's:
@@ -12,7 +15,7 @@ import type { MessageInput, PartsInput } from "./messages.ts"
  * and uri, metadata or data that is not JSON such as a bigint, Date or function); `message` says where,
  * e.g. "artifact is not valid A2A: artifact.parts[0].text: Expected string".
  */
-export class TaskActionRefused extends Data.TaggedError("TaskActionRefused")<{
+export class TaskActionRefused extends TaskActionRefusedBase<{
   readonly action: string
   /** The task state when the action was refused ("pending" before the task exists). */
   readonly state: string

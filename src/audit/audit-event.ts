@@ -9,7 +9,7 @@ import { TaskState } from "../../schemas/index.ts"
 import { clipAuditFields } from "./clip-field.ts"
 
 /** An ISO 8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
-export const IsoTimestamp = Schema.String.check(
+export const IsoTimestamp: Schema.String = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/)
 ).annotate({ identifier: "IsoTimestamp" })
 
@@ -19,7 +19,19 @@ const at = { at: IsoTimestamp }
 const opt = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
 
 /** A JSON-RPC or REST call finished (or was refused before running). */
-export const RequestAudited = Schema.Struct({
+export const RequestAudited: Schema.Struct<{
+  readonly method: Schema.String
+  readonly principal: Schema.String
+  readonly outcome: Schema.Literals<readonly ["ok", "error"]>
+  readonly errorCode: Schema.optionalKey<Schema.Finite>
+  readonly durationMs: Schema.Finite
+  readonly requestId: Schema.optionalKey<
+    Schema.Union<readonly [Schema.String, Schema.Finite, Schema.Null]>
+  >
+  readonly taskId: Schema.optionalKey<Schema.String>
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"request">
+}> = Schema.Struct({
   kind: Schema.tag("request"),
   ...at,
   method: Schema.String,
@@ -34,7 +46,14 @@ export const RequestAudited = Schema.Struct({
 }).annotate({ identifier: "RequestAudited" })
 
 /** Authentication or authorisation turned a request away. */
-export const AuthRefused = Schema.Struct({
+export const AuthRefused: Schema.Struct<{
+  readonly schemes: Schema.$Array<Schema.String>
+  readonly status: Schema.Literals<readonly [401, 403, 503]>
+  readonly reason: Schema.String
+  readonly method: Schema.optionalKey<Schema.String>
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"auth-refused">
+}> = Schema.Struct({
   kind: Schema.tag("auth-refused"),
   ...at,
   schemes: Schema.Array(Schema.String),
@@ -44,7 +63,13 @@ export const AuthRefused = Schema.Struct({
 }).annotate({ identifier: "AuthRefused" })
 
 /** A task changed state; `from` is null when the task was created. */
-export const TaskTransition = Schema.Struct({
+export const TaskTransition: Schema.Struct<{
+  readonly taskId: Schema.String
+  readonly from: Schema.NullOr<typeof TaskState>
+  readonly to: typeof TaskState
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"task-transition">
+}> = Schema.Struct({
   kind: Schema.tag("task-transition"),
   ...at,
   taskId: Schema.String,
@@ -53,7 +78,12 @@ export const TaskTransition = Schema.Struct({
 }).annotate({ identifier: "TaskTransition" })
 
 /** A client activated an extension for a request. */
-export const ExtensionActivated = Schema.Struct({
+export const ExtensionActivated: Schema.Struct<{
+  readonly uri: Schema.String
+  readonly method: Schema.optionalKey<Schema.String>
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"extension-activated">
+}> = Schema.Struct({
   kind: Schema.tag("extension-activated"),
   ...at,
   uri: Schema.String,
@@ -61,7 +91,16 @@ export const ExtensionActivated = Schema.Struct({
 }).annotate({ identifier: "ExtensionActivated" })
 
 /** One delivery try of a push notification. */
-export const PushAttempt = Schema.Struct({
+export const PushAttempt: Schema.Struct<{
+  readonly taskId: Schema.String
+  readonly url: Schema.String
+  readonly attempt: Schema.Int
+  readonly outcome: Schema.Literals<readonly ["delivered", "retry", "failed"]>
+  readonly httpStatus: Schema.optionalKey<Schema.Int>
+  readonly reason: Schema.optionalKey<Schema.String>
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"push-attempt">
+}> = Schema.Struct({
   kind: Schema.tag("push-attempt"),
   ...at,
   taskId: Schema.String,
@@ -74,7 +113,14 @@ export const PushAttempt = Schema.Struct({
 }).annotate({ identifier: "PushAttempt" })
 
 /** The end of a push delivery: delivered, or abandoned after `attempt` tries (0: never sent, queue full). */
-export const PushOutcome = Schema.Struct({
+export const PushOutcome: Schema.Struct<{
+  readonly taskId: Schema.String
+  readonly url: Schema.String
+  readonly attempt: Schema.Int
+  readonly outcome: Schema.Literals<readonly ["delivered", "abandoned"]>
+  readonly at: Schema.String
+  readonly kind: Schema.tag<"push-outcome">
+}> = Schema.Struct({
   kind: Schema.tag("push-outcome"),
   ...at,
   taskId: Schema.String,
@@ -84,7 +130,16 @@ export const PushOutcome = Schema.Struct({
 }).annotate({ identifier: "PushOutcome" })
 
 /** Every audit event, discriminated by `kind`. */
-export const AuditEvent = Schema.Union([
+export const AuditEvent: Schema.Union<
+  readonly [
+    typeof RequestAudited,
+    typeof AuthRefused,
+    typeof TaskTransition,
+    typeof ExtensionActivated,
+    typeof PushAttempt,
+    typeof PushOutcome
+  ]
+> = Schema.Union([
   RequestAudited,
   AuthRefused,
   TaskTransition,

@@ -7,8 +7,11 @@
 import { Data, Effect } from "effect"
 import type { AuditEvent } from "./audit-event.ts"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const AuditSinkErrorBase: ReturnType<typeof Data.TaggedError<"AuditSinkError">> = Data.TaggedError("AuditSinkError")
+
 /** A sink could not store an event (the write capability failed, or the event did not encode). */
-export class AuditSinkError extends Data.TaggedError("AuditSinkError")<{
+export class AuditSinkError extends AuditSinkErrorBase<{
   readonly message: string
   readonly cause?: unknown
 }> {}

@@ -46,8 +46,11 @@ export interface VerifyChainOptions {
   readonly hmacKey?: CryptoKey
 }
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const ChainReadErrorBase: ReturnType<typeof Data.TaggedError<"ChainReadError">> = Data.TaggedError("ChainReadError")
+
 /** Reading the lines themselves failed (the source iterable threw). */
-export class ChainReadError extends Data.TaggedError("ChainReadError")<{ readonly cause: unknown }> {}
+export class ChainReadError extends ChainReadErrorBase<{ readonly cause: unknown }> {}
 
 const hex64 = /^[0-9a-f]{64}$/
 
@@ -119,8 +122,9 @@ const verify = async (
 }
 
 /**
- * Verifies a chain line by line (lines may end with one `\n`; empty lines are skipped). A broken
- * chain is a result naming the first bad line; only a failing source is an error.
+ * Verifies a chain line by line (lines may end with one `\n`; empty lines are skipped), as an Effect. A
+ * broken chain is a result naming the first bad line; only a failing source is an error. Without Effect,
+ * use {@link verifyChainAsync}.
  *
  * @example
  * const result = yield* verifyChain(text.split("\n"), { expectedHead })
@@ -131,3 +135,17 @@ export const verifyChain = (
   options: VerifyChainOptions = {}
 ): Effect.Effect<ChainVerification, ChainReadError> =>
   Effect.tryPromise({ try: () => verify(lines, options), catch: (cause) => new ChainReadError({ cause }) })
+
+/**
+ * {@link verifyChain} as a Promise: resolves to the same result, and rejects (with `ChainReadError`) only
+ * when reading the lines fails.
+ *
+ * @example
+ * const result = await verifyChainAsync((await readFile("a2a-audit.jsonl", "utf8")).split("\n"))
+ * if (!result.ok) console.error(`line ${result.line}: ${result.reason}`)
+ */
+export const verifyChainAsync = (
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: VerifyChainOptions = {}
+): Promise<ChainVerification> =>
+  verify(lines, options).catch((cause: unknown) => Promise.reject(new ChainReadError({ cause })))

@@ -17,8 +17,11 @@ export type AuthFailureReason =
   /** The credential could not be checked now (identity provider or key set unreachable). */
   | "unavailable"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const AuthFailureBase: ReturnType<typeof Data.TaggedError<"AuthFailure">> = Data.TaggedError("AuthFailure")
+
 /** Credentials were presented for a scheme and refused. Absent credentials are not a failure. */
-export class AuthFailure extends Data.TaggedError("AuthFailure")<{
+export class AuthFailure extends AuthFailureBase<{
   readonly reason: AuthFailureReason
   readonly message: string
   readonly cause?: unknown

@@ -33,6 +33,7 @@ beforeAll(async () => {
       Effect.gen(function*() {
         arrivals.push(performance.now())
         const text = messageText(ctx.message)
+        if (text === "brief") return yield* ctx.complete("done")
         if (text === "slow") yield* Effect.sleep(Duration.millis(150))
         const numbers = text === "skip" ? [1, 2, 4, 5] : [1, 2, 3]
         for (const [i, n] of numbers.entries()) {
@@ -187,5 +188,22 @@ describe("benchmark's refusals", () => {
   it("knows loopback addresses in every spelling", () => {
     for (const a of ["127.0.0.1", "127.255.3.4", "::1", "0:0:0:0:0:0:0:1", "[::1]", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(a), a).toBe(true)
     for (const a of ["10.0.0.1", "128.0.0.1", "::2", "::ffff:10.0.0.1", "0.0.0.0", "localhost", "fe80::1"]) expect(isLoopbackAddress(a), a).toBe(false)
+  })
+})
+
+describe("benchmark: resubscribe against streams that end by the cut", () => {
+  it("refuses before any load, saying how many events a stream has and what to change", async () => {
+    const before = arrivals.length
+    // "brief" completes at once: a Task, then the final status, two events; the default cut is after two.
+    const error: unknown = await benchmark(local.url, { workload: "resubscribe", requests: 5, message: "brief" }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BenchOptionError)
+    expect((error as BenchOptionError).message).toBe(
+      "the agent's stream for this message has 2 events, the last one final, so cutting it after 2 leaves nothing to resume: " +
+        "cut it earlier (--drop-after 1 or less; dropAfter), or send a message whose stream is longer"
+    )
+    // Only the one stream that found it out.
+    expect(arrivals.length - before).toBe(1)
+    const cutEarlier = await benchmark(local.url, { workload: "resubscribe", requests: 5, message: "brief", dropAfter: 1 })
+    expect(cutEarlier.requests).toMatchObject({ ok: 5, failed: 0 })
   })
 })

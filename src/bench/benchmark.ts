@@ -17,7 +17,7 @@ import { cardCandidates } from "../client/discovery.ts"
 import type { MessageTemplate } from "./load-client.ts"
 import type { LatencySummary } from "./stats.ts"
 import { checkHost, type HostResolver } from "./loopback.ts"
-import type { BenchTransport } from "./outcome.ts"
+import { type BenchTransport, tooShortToCut } from "./outcome.ts"
 import { type BenchResult, buildResult } from "./result.ts"
 
 /** The workloads. */
@@ -159,8 +159,9 @@ const describeHost = (host: string, addresses: ReadonlyArray<string>) =>
 
 /**
  * Runs a benchmark against the agent at `url` (its base URL or card URL) and resolves to its figures.
- * Rejects with `BenchOptionError` (bad options), `BenchRefusedError` (not this machine, without
- * `allowRemote`) or `BenchTargetError` (no agent there) before any load is sent.
+ * Rejects with `BenchOptionError` (bad options, or a `resubscribe` whose first stream ends before its cut),
+ * `BenchRefusedError` (not this machine, without `allowRemote`) or `BenchTargetError` (no agent there)
+ * before any load is sent.
  *
  * @example
  * ```ts
@@ -261,6 +262,14 @@ export const benchmark = async (url: string, options: BenchmarkOptions = {}): Pr
   const pool = makeTarget(endpoint, { transport, connections: concurrency, headers, insecure: options.insecure === true, timeoutMs })
   const checks = options.numberedChunks === true ? { numberedChunks: true } : {}
   const dropAfter = options.dropAfter ?? benchLimits.dropAfter.default
+  if (workload === "resubscribe") {
+    // One stream first: when it ends by the cut, every request would fail with nothing to resume.
+    const probe = await streamOnce(pool, message, checks)
+    if (probe.ok && probe.events <= dropAfter) {
+      pool.close()
+      throw new BenchOptionError(tooShortToCut(probe.events, dropAfter))
+    }
+  }
   const one = workload === "send"
     ? () => sendOnce(pool, message)
     : workload === "stream"

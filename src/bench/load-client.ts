@@ -19,8 +19,9 @@ import type { Message } from "../../schemas/message.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
 import { fromRest } from "../../schemas/rest/from-rest.ts"
 import { toRest } from "../../schemas/rest/to-rest.ts"
-import type { BenchTransport, OutcomeError, RequestOutcome } from "./outcome.ts"
+import { type BenchTransport, type OutcomeError, type RequestOutcome, tooShortToCut } from "./outcome.ts"
 import { StreamCheck, type StreamCheckOptions } from "./stream-check.ts"
+import { connectionPools } from "./internal/connection-pool.ts"
 
 /** How to reach the agent. */
 export interface TargetOptions {
@@ -45,9 +46,8 @@ export interface Target {
   readonly close: () => void
   /** @internal */
   readonly options: TargetOptions
-  /** @internal */
-  readonly agent: HttpAgent
 }
+
 
 /** A message to send: any A2A Message; `messageId` is replaced on every request. */
 export type MessageTemplate = Omit<Message, "messageId"> & { readonly messageId?: string }
@@ -59,7 +59,9 @@ export const makeTarget = (endpoint: string | URL, options: TargetOptions): Targ
   if (transport === "HTTP+JSON" && !url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`
   const pool = { keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections }
   const agent = url.protocol === "https:" ? new HttpsAgent({ ...pool, rejectUnauthorized: options.insecure !== true }) : new HttpAgent(pool)
-  return { endpoint: url, transport, options, agent, close: () => agent.destroy() }
+  const target: Target = { endpoint: url, transport, options, close: () => agent.destroy() }
+  connectionPools.set(target, agent)
+  return target
 }
 
 /** A text message template. */
@@ -111,7 +113,7 @@ const post = (
     port: target.endpoint.port === "" ? undefined : Number(target.endpoint.port),
     path: request.path,
     method: "POST",
-    agent: target.agent,
+    agent: connectionPools.get(target),
     headers: {
       ...target.options.headers,
       ...extraHeaders,
@@ -321,10 +323,7 @@ export const resubscribeOnce = (
       bytes += first.bytes
       if (first.error !== undefined || check.failure !== undefined) return done(first.error)
       if (!first.cut) {
-        return done({
-          kind: "validation: ended before the cut",
-          message: `the stream ended after ${check.events} events, before the ${dropAfter} to read before cutting it: nothing to resume (lower the events to read first, or stream longer)`
-        })
+        return done({ kind: "validation: ended before the cut", message: tooShortToCut(check.events, dropAfter) })
       }
       const taskId = check.taskId
       const lastId = check.lastEventId

@@ -34,3 +34,11 @@ export interface RequestOutcome {
   /** Response body bytes. */
   readonly bytes: number
 }
+
+/** Why a stream of `events` events cannot be cut after `dropAfter` and resumed, and what to do instead. */
+export const tooShortToCut = (events: number, dropAfter: number): string =>
+  `the agent's stream for this message has ${events} event${events === 1 ? "" : "s"}, the last one final, so cutting it ` +
+  `after ${dropAfter} leaves nothing to resume: ` +
+  (events > 1
+    ? `cut it earlier (--drop-after ${events - 1} or less; dropAfter), or send a message whose stream is longer`
+    : "send a message whose stream is longer (one event cannot be cut and resumed)")

@@ -10,8 +10,11 @@ import { FlattenedSign, type JWSHeaderParameters, type KeyInput } from "jose"
 import type { AgentCard, AgentCardSignature } from "../../schemas/index.ts"
 import { cardPayload } from "./internal/card-payload.ts"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const CardSigningErrorBase: ReturnType<typeof Data.TaggedError<"CardSigningError">> = Data.TaggedError("CardSigningError")
+
 /** Signing failed: the card has no canonical JSON form, or the key does not fit `alg`. */
-export class CardSigningError extends Data.TaggedError("CardSigningError")<{
+export class CardSigningError extends CardSigningErrorBase<{
   readonly message: string
   readonly cause?: unknown
 }> {}

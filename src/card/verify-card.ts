@@ -33,8 +33,11 @@ export type CardVerificationReason =
   /** A signature made with a known key does not match the card: the card or signature changed. */
   | "invalid-signature"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const CardVerificationErrorBase: ReturnType<typeof Data.TaggedError<"CardVerificationError">> = Data.TaggedError("CardVerificationError")
+
 /** The typed failure of {@link verifyCard}. `index` points into `signatures` where relevant. */
-export class CardVerificationError extends Data.TaggedError("CardVerificationError")<{
+export class CardVerificationError extends CardVerificationErrorBase<{
   readonly reason: CardVerificationReason
   readonly message: string
   readonly index?: number

@@ -7,7 +7,7 @@
  */
 
 /** The commands of `a2a`. */
-export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call", "bench"] as const
+export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call", "bench", "audit"] as const
 /** One command name. */
 export type Command = (typeof COMMANDS)[number]
 
@@ -42,9 +42,20 @@ export interface BenchFlags {
   readonly compare: readonly [string, string] | undefined
 }
 
+/** `audit verify <file>`: check a hash-chained audit log (see audit-command.ts). */
+export interface AuditArgs {
+  readonly file: string
+  readonly json: boolean
+  /** `--head <seq>:<hash>`: the head recorded elsewhere; a log that ends before it is truncated. */
+  readonly expectedHead: { readonly seq: number; readonly hash: string } | undefined
+  /** `--hmac-key-file <file>`: the raw HMAC key the chain was written with. */
+  readonly hmacKeyFile: string | undefined
+}
+
 /** The outcome of parsing: a command to run, a request for help or the version, or a usage error. */
 export type ParseResult =
   | { readonly _tag: "Run"; readonly args: ParsedArgs }
+  | { readonly _tag: "Audit"; readonly args: AuditArgs }
   | { readonly _tag: "Help" }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Usage"; readonly message: string }
@@ -58,7 +69,8 @@ methods always over JSON-RPC). <url> is the agent's base URL (its card is found 
 itself (ending in .json).
 
 Commands:
-  card   <url>                       show the agent card: skills, interfaces, extensions
+  card   <url>                       show the agent card: security, interfaces, extensions and
+                                     their methods' params, skills
   send   <url> <text>                send a text message and print the answer
   stream <url> <text>                send a text message and print the events as they come
   get    <url> <taskId>              show a task
@@ -71,6 +83,9 @@ Commands:
   bench  <url>                       load-test the agent and print throughput, latency
                                      percentiles, errors by kind and a latency histogram
   bench --compare <a.json> <b.json>  the ratios between two results saved with bench --json
+  audit verify <file>                check a hash-chained audit log (hashChainSink's JSON Lines):
+                                     intact, or the first line that was changed, removed,
+                                     inserted or reordered
 
 Options:
   --json                    machine output: one JSON document (stream: one per line)
@@ -106,6 +121,11 @@ Options of bench (only loopback targets unless --allow-remote; maxima in bracket
   A live progress line is drawn on stderr when it is a terminal. Every answer is checked;
   only accepted ones count. --json prints the whole result as JSON.
 
+Options of audit verify:
+  --head <seq>:<hash>       the head kept elsewhere when the log was last known good: a log
+                            that ends before it is reported truncated
+  --hmac-key-file <file>    the raw HMAC key the chain was written with (hashChainSink's hmacKey)
+
 Exit codes:
   0  success
   1  the agent answered with an A2A error (e.g. task not found); bench: some requests failed
@@ -113,13 +133,17 @@ Exit codes:
   3  transport error: agent unreachable, timeout, HTTP error status
   4  the answer is not valid A2A (not JSON, wrong shape, no agent card; a stream that ends
      before its final event, or sends no event for --timeout ms)
+  audit verify: 0 the chain is intact, 1 it is broken, 2 usage error or a file it cannot read
 `
 
 /** The options of `bench` that take a value, and its switches. */
 const BENCH_VALUES = ["--workload", "--transport", "--concurrency", "--duration", "--requests", "--rate", "--message", "--message-file", "--drop-after"]
 const BENCH_SWITCHES = ["--numbered-chunks", "--insecure", "--allow-remote", "--compare"]
 
-const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout", ...BENCH_VALUES])
+/** The options of `audit verify`. */
+const AUDIT_VALUES = ["--head", "--hmac-key-file"]
+
+const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout", ...BENCH_VALUES, ...AUDIT_VALUES])
 const SWITCHES = new Set(BENCH_SWITCHES)
 
 /** The commands each command-specific flag applies to; the other flags apply to all. */
@@ -128,7 +152,8 @@ const APPLIES_TO: ReadonlyMap<string, ReadonlyArray<Command>> = new Map([
   ["--context", ["send", "stream"]],
   ["--skill", ["send", "stream"]],
   ["--history", ["send", "get"]],
-  ...[...BENCH_VALUES, ...BENCH_SWITCHES].map((flag): [string, ReadonlyArray<Command>] => [flag, ["bench"]])
+  ...[...BENCH_VALUES, ...BENCH_SWITCHES].map((flag): [string, ReadonlyArray<Command>] => [flag, ["bench"]]),
+  ...AUDIT_VALUES.map((flag): [string, ReadonlyArray<Command>] => [flag, ["audit"]])
 ])
 
 const isCommand = (s: string | undefined): s is Command => (COMMANDS as ReadonlyArray<string>).includes(s ?? "")
@@ -196,6 +221,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   const [command, url, argument, ...rest] = positional
   if (command === undefined) return usage("missing command")
   if (!isCommand(command)) return usage(`unknown command "${command}"`)
+  if (command === "audit") return parseAudit(positional.slice(1), values, switches, json)
   let compare: readonly [string, string] | undefined
   if (command === "bench" && switches.has("--compare")) {
     if (url === undefined || argument === undefined || rest.length > 0) return usage("--compare needs two result files: bench --compare a.json b.json")
@@ -251,4 +277,28 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
       bench: { values, switches, compare }
     }
   }
+}
+
+/** `audit verify <file> [--head <seq>:<hash>] [--hmac-key-file <file>]`. */
+const parseAudit = (
+  positional: ReadonlyArray<string>,
+  values: ReadonlyMap<string, ReadonlyArray<string>>,
+  switches: ReadonlySet<string>,
+  json: boolean
+): ParseResult => {
+  const [action, file, ...rest] = positional
+  if (action !== "verify") return usage(action === undefined ? "audit needs an action: audit verify <file>" : `unknown audit action "${action}" (audit verify <file>)`)
+  if (file === undefined) return usage("audit verify needs the audit log's file")
+  if (rest.length > 0) return usage(`unexpected argument "${rest[0]}"`)
+  for (const flag of [...values.keys(), ...switches]) {
+    if (!AUDIT_VALUES.includes(flag)) return usage(`${flag} does not apply to audit`)
+  }
+  const head = values.get("--head")?.at(-1)
+  let expectedHead: AuditArgs["expectedHead"]
+  if (head !== undefined) {
+    const match = /^(\d+):([0-9a-f]{64})$/.exec(head)
+    if (match === null) return usage(`--head expects <seq>:<64 hex digits>, as audit verify prints it; got "${head.length > 80 ? `${head.slice(0, 79)}…` : head}"`)
+    expectedHead = { seq: Number(match[1]), hash: match[2]! }
+  }
+  return { _tag: "Audit", args: { file, json, expectedHead, hmacKeyFile: values.get("--hmac-key-file")?.at(-1) } }
 }

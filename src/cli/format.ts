@@ -9,6 +9,7 @@ import type { StreamResult } from "../../schemas/events.ts"
 import type { Message } from "../../schemas/message.ts"
 import type { Part } from "../../schemas/parts.ts"
 import type { Task } from "../../schemas/task.ts"
+import { methodParamsText, securityLines, skillSecurityLines } from "./card-details.ts"
 import { terminalText } from "./terminal-text.ts"
 
 /** One part as a line of text: text as is, data as JSON, files by name or URI. */
@@ -39,16 +40,21 @@ const interfaceLines = (card: AgentCard): ReadonlyArray<string> => {
   return [`  - ${preferred.transport} ${preferred.url} (preferred)`, ...others.map((i) => `  - ${i.transport} ${i.url}`)]
 }
 
-/** The card's extensions, with the methods their declarations list in `params.methods`. */
+/** The card's extensions, with the methods their declarations list in `params.methods` and their params. */
 const extensionLines = (card: AgentCard): ReadonlyArray<string> => {
   const extensions = card.capabilities.extensions ?? []
   if (extensions.length === 0) return ["  (none)"]
   return extensions.flatMap((ext) => {
     const methods = (ext.params as { readonly methods?: unknown } | undefined)?.methods
     const listed = Array.isArray(methods) ? methods.filter((m): m is string => typeof m === "string") : []
+    const withParams = listed.map((method) => ({ method, params: methodParamsText(ext.params, method) }))
     return [
       `  - ${ext.uri}${ext.required === true ? " (required)" : ""}${ext.description === undefined ? "" : ` - ${ext.description}`}`,
-      ...(listed.length === 0 ? [] : [`    methods: ${listed.join(", ")}`])
+      ...(listed.length === 0
+        ? []
+        : withParams.every(({ params }) => params === undefined)
+        ? [`    methods: ${listed.join(", ")}`]
+        : ["    methods:", ...withParams.map(({ method, params }) => `      ${method}${params === undefined ? "" : ` ${params}`}`)])
     ]
   })
 }
@@ -64,12 +70,15 @@ export const formatCard = (card: AgentCard, endpoint: string, transport: string)
     `Endpoint: ${endpoint} (${transport})`,
     `Capabilities: ${capabilities.length === 0 ? "none" : capabilities.join(", ")}`,
     `Input: ${card.defaultInputModes.join(", ")}  Output: ${card.defaultOutputModes.join(", ")}`,
+    ...securityLines(card),
     "Interfaces:",
     ...interfaceLines(card),
     "Extensions:",
     ...extensionLines(card),
     "Skills:",
-    ...(card.skills.length === 0 ? ["  (none)"] : card.skills.map((s) => `  - ${s.id}: ${s.name} - ${s.description}`))
+    ...(card.skills.length === 0
+      ? ["  (none)"]
+      : card.skills.flatMap((s) => [`  - ${s.id}: ${s.name} - ${s.description}`, ...skillSecurityLines(card, s.security)]))
   ]
   return lines.join("\n")
 }

@@ -188,7 +188,7 @@ describe("a2a command", () => {
     expect(await cli("card", server.url, "--version")).toMatchObject({ code: ExitCode.Ok, stdout: `a2a-actors ${pkg.version}\n` })
   })
 
-  it("card lists the interfaces and the extensions with their methods", async () => {
+  it("card lists the interfaces, the security and the extensions with their methods' params", async () => {
     const readable = await cli("card", approval.url)
     expect(readable.code).toBe(ExitCode.Ok)
     const lines = readable.stdout.split("\n")
@@ -201,8 +201,12 @@ describe("a2a command", () => {
     expect(section("Interfaces:")).toEqual([`  - JSONRPC ${approval.url}/ (preferred)`, `  - HTTP+JSON ${approval.url}/`])
     expect(section("Extensions:")).toEqual([
       `  - ${approvalExtension.uri} - ${approvalExtension.declaration.description}`,
-      "    methods: approval/approve, approval/reject, approval/revise"
+      "    methods:",
+      "      approval/approve { taskId: string }",
+      "      approval/reject { taskId: string, reason: string }",
+      "      approval/revise { taskId: string, comment: string }"
     ])
+    expect(lines).toContain("Security: none required")
     expect((await cli("card", server.url)).stdout).toContain("Extensions:\n  (none)\n")
   })
 

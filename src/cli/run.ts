@@ -13,6 +13,7 @@ import type { A2AClientTransportError } from "../client/errors.ts"
 import { extensionFor } from "../client/extension-activation.ts"
 import { authHeader, extensionsHeader } from "../client/interceptors.ts"
 import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
+import { runAudit } from "./audit-command.ts"
 import { runBench } from "./bench-command.ts"
 import { formatCard, formatSendResult, formatTask } from "./format.ts"
 import { streamPrinter } from "./stream-printer.ts"
@@ -194,6 +195,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     io.stdout.write(`${packageVersion()}\n`)
     return ExitCode.Ok
   }
+  if (parsed._tag === "Audit") return runAudit(parsed.args, io)
   if (parsed._tag === "Usage") {
     io.stderr.write(argv.length === 0 ? USAGE : `a2a: ${parsed.message}\nRun "a2a --help" for usage.\n`)
     return ExitCode.Usage

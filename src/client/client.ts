@@ -13,7 +13,7 @@ import type { StreamResult } from "../../schemas/events.ts"
 import type { Message } from "../../schemas/message.ts"
 import { type MethodName, type MethodParams, type MethodResult, methods } from "../../schemas/methods.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
-import { discoverCard, jsonRpcEndpoint, selectInterface } from "./discovery.ts"
+import { type DiscoveredCard, discoverCard, jsonRpcEndpoint, selectInterface } from "./discovery.ts"
 import { type A2AClientError, A2AClientTransportError } from "./errors.ts"
 import { activating, extensionFor } from "./extension-activation.ts"
 import type { ClientInterceptor } from "./interceptors.ts"
@@ -277,7 +277,10 @@ const make = (
   })
 
 /** Finds and decodes an agent card without making a client (see `discoverCard` for the search order). */
-const discover = (url: string, options: A2AClientOptions = {}) => {
+const discover = (
+  url: string,
+  options: A2AClientOptions = {}
+): Effect.Effect<DiscoveredCard, InvalidAgentResponse | A2AClientTransportError> => {
   const config = resolve(options)
   return retrying(config)(discoverCard(config, url))
 }

@@ -33,6 +33,9 @@ export type TransportReason =
   /** `transport: "HTTP+JSON"` was asked for, and the agent card lists no REST interface. */
   | "NoRestInterface"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const A2AClientTransportErrorBase: ReturnType<typeof Data.TaggedError<"A2AClientTransportError">> = Data.TaggedError("A2AClientTransportError")
+
 /**
  * No usable answer came back from the agent.
  *
@@ -43,7 +46,7 @@ export type TransportReason =
  * )
  * ```
  */
-export class A2AClientTransportError extends Data.TaggedError("A2AClientTransportError")<{
+export class A2AClientTransportError extends A2AClientTransportErrorBase<{
   readonly reason: TransportReason
   readonly message: string
   readonly url: string

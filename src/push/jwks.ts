@@ -44,8 +44,10 @@ export const importSigningKey = (privateJwk: jose.JWK): Effect.Effect<SigningKey
         throw new Error("expected a private EC P-256 JWK")
       }
       const privateKey = await jose.importJWK(privateJwk, pushSigningAlg, { extractable: true })
+      // jose answers raw bytes only for symmetric ("oct") JWKs, which the check above already refused.
+      if (privateKey instanceof Uint8Array) throw new Error("expected a private EC P-256 JWK")
       const publicJwk = await publicPart(privateJwk)
-      return { kid: publicJwk.kid!, privateKey: privateKey as CryptoKey, publicJwk }
+      return { kid: publicJwk.kid!, privateKey, publicJwk }
     },
     catch: (e) => new SigningKeyInvalid({ message: e instanceof Error ? e.message : String(e) })
   })

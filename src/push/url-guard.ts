@@ -26,8 +26,11 @@ export type RefusalReason =
   | "too-long"
   | "redirect"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const WebhookRefusedBase: ReturnType<typeof Data.TaggedError<"WebhookRefused">> = Data.TaggedError("WebhookRefused")
+
 /** A webhook the server will not call. `url` is redacted (no query, no user info). */
-export class WebhookRefused extends Data.TaggedError("WebhookRefused")<{
+export class WebhookRefused extends WebhookRefusedBase<{
   readonly reason: RefusalReason
   readonly message: string
   readonly url: string

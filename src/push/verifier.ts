@@ -30,8 +30,11 @@ export type RejectionReason =
   | "task-mismatch"
   | "keys-unavailable"
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const NotificationRejectedBase: ReturnType<typeof Data.TaggedError<"NotificationRejected">> = Data.TaggedError("NotificationRejected")
+
 /** A notification that must not be trusted. Answer 401 (or 400 for `bad-body`). */
-export class NotificationRejected extends Data.TaggedError("NotificationRejected")<{
+export class NotificationRejected extends NotificationRejectedBase<{
   readonly reason: RejectionReason
   readonly message: string
 }> {}

@@ -52,26 +52,33 @@ export interface TaskRecordInput {
   readonly leaseEpoch?: number
 }
 
+// The base as a variable of an explicit type, as JSR's fast check reads a class's base.
+const VersionConflictBase: ReturnType<typeof Data.TaggedError<"VersionConflict">> = Data.TaggedError("VersionConflict")
+
 /** A write lost an optimistic-concurrency race: someone else wrote the record in between. */
-export class VersionConflict extends Data.TaggedError("VersionConflict")<{
+export class VersionConflict extends VersionConflictBase<{
   readonly taskId: string
   readonly expected: number
   /** The version found (0 when the record does not exist). */
   readonly actual: number
 }> {}
 
+const WriteRefusedBase: ReturnType<typeof Data.TaggedError<"WriteRefused">> = Data.TaggedError("WriteRefused")
+
 /**
  * A write the store refuses whatever the version: the task is terminal and the write would change it
  * (a terminal state is final), or the writer no longer holds the task's lease (another instance took it over).
  */
-export class WriteRefused extends Data.TaggedError("WriteRefused")<{
+export class WriteRefused extends WriteRefusedBase<{
   readonly taskId: string
   readonly reason: "terminal" | "lease"
   readonly message: string
 }> {}
 
+const TaskStoreFailureBase: ReturnType<typeof Data.TaggedError<"TaskStoreFailure">> = Data.TaggedError("TaskStoreFailure")
+
 /** The storage itself failed (I/O, connection). The in-memory store never fails. */
-export class TaskStoreFailure extends Data.TaggedError("TaskStoreFailure")<{
+export class TaskStoreFailure extends TaskStoreFailureBase<{
   readonly message: string
   readonly cause?: unknown
 }> {}
@@ -87,7 +94,8 @@ export interface TaskListFilter {
  * stored task runs in its own process: it reads and writes through this interface with versions, so a
  * shared (e.g. PostgreSQL) store is an added implementation.
  *
- * Implementations must pass `runTaskStoreSuite` (`testing/runtime/task-store-suite.ts`).
+ * The in-memory and PostgreSQL stores pass one behaviour suite (kept in this project's repository, not in the
+ * package); another implementation keeps the contract each member documents.
  */
 export interface TaskStore {
   /** The record, or none when unknown (or expired). */
@@ -120,8 +128,10 @@ export interface TaskStore {
 /** A command for the instance running a task, and its answer: plain JSON, made and read by the runtime. */
 export type CommandBody = Readonly<Record<string, unknown>>
 
+const CommandUnansweredBase: ReturnType<typeof Data.TaggedError<"CommandUnanswered">> = Data.TaggedError("CommandUnanswered")
+
 /** The instance a command was sent to did not answer while it held the task (it stopped, or lost the lease). */
-export class CommandUnanswered extends Data.TaggedError("CommandUnanswered")<{
+export class CommandUnanswered extends CommandUnansweredBase<{
   readonly taskId: string
   readonly message: string
 }> {}

@@ -16,5 +16,8 @@
  */
 import { Context } from "effect"
 
+const ListeningOriginBase: Context.ServiceClass<ListeningOrigin, "a2a-actors/ListeningOrigin", string> =
+  Context.Service<ListeningOrigin, string>()("a2a-actors/ListeningOrigin")
+
 /** The listening origin: scheme, host and port, no path and no trailing slash. */
-export class ListeningOrigin extends Context.Service<ListeningOrigin, string>()("a2a-actors/ListeningOrigin") {}
+export class ListeningOrigin extends ListeningOriginBase {}

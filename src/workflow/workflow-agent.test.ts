@@ -25,7 +25,26 @@ const artifactText = (t: Task, id: string) => {
 describe("Workflow.toAgent: approval", () => {
   it("declares its extensions on the card", () => {
     expect(approvalAgent().card.capabilities.extensions).toEqual([approvalExtension.declaration])
-    expect(approvalExtension.declaration.params).toEqual({ methods: ["approval/approve", "approval/reject", "approval/revise"] })
+    const taskId = { type: "string" }
+    expect(approvalExtension.declaration.params).toEqual({
+      methods: ["approval/approve", "approval/reject", "approval/revise"],
+      // Each method's params as JSON Schema: taskId, plus what a Workflow.method's Schema checks.
+      methodParams: {
+        "approval/approve": { type: "object", properties: { taskId }, required: ["taskId"] },
+        "approval/reject": {
+          type: "object",
+          properties: { taskId, reason: { type: "string", minLength: 1 } },
+          required: ["taskId", "reason"],
+          additionalProperties: true
+        },
+        "approval/revise": {
+          type: "object",
+          properties: { taskId, comment: { type: "string", minLength: 1 } },
+          required: ["taskId", "comment"],
+          additionalProperties: true
+        }
+      }
+    })
   })
 
   it.effect("request -> input-required with the draft -> approve -> completed with the document", () =>

@@ -13,6 +13,8 @@ export type ExtensionMethod<TEvent> = (params: Readonly<Record<string, unknown>>
 /** A method built by {@link method}: also callable, it then throws on bad params. */
 export type SchemaMethod<TEvent> = ExtensionMethod<TEvent> & {
   readonly decode: (params: unknown) => Result.Result<TEvent, string>
+  /** The params' schema, published in the card as JSON Schema. */
+  readonly paramsSchema: Schema.Top
 }
 
 /**
@@ -32,7 +34,10 @@ export interface ExtensionOptions<TMachine extends AnyStateMachine, TEvent exten
   readonly methods: Readonly<Record<string, ExtensionMethod<TEvent>>>
   readonly description?: string
   readonly required?: boolean
-  /** Published as the declaration's `params`; the method names are added under `methods`. */
+  /**
+   * Published as the declaration's `params`; the method names are added under `methods`, and the JSON Schema
+   * of each one's params (`taskId` included) under `methodParams`.
+   */
   readonly params?: Readonly<Record<string, unknown>>
   /** Whether a call waits until the task settles again (input-required or terminal). Default true. */
   readonly blocking?: boolean
@@ -72,7 +77,35 @@ export const method = <A, I, const TEvent extends { readonly type: string }>(
     })
   const call = (u: Readonly<Record<string, unknown>>): TEvent =>
     Result.getOrThrowWith(decode(u), (message) => new Error(message))
-  return Object.assign(call, { decode })
+  return Object.assign(call, { decode, paramsSchema: params })
+}
+
+type JsonSchema = Readonly<Record<string, unknown>>
+
+const taskIdParams: JsonSchema = { type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] }
+
+/**
+ * The JSON Schema of a method's params as a client sends them: `taskId` and, for a {@link method}, what its
+ * Schema checks. A plain function's own params are not known, so only `taskId` is described.
+ */
+const paramsJsonSchema = (m: ExtensionMethod<unknown>): JsonSchema => {
+  if (!("paramsSchema" in m)) return taskIdParams
+  let document: { readonly schema: JsonSchema; readonly definitions: JsonSchema }
+  try {
+    document = Schema.toJsonSchemaDocument((m as SchemaMethod<unknown>).paramsSchema) as typeof document
+  } catch {
+    return taskIdParams
+  }
+  const { schema, definitions } = document
+  const defs = Object.keys(definitions).length === 0 ? {} : { $defs: definitions }
+  if (schema["type"] !== "object" || !isRecord(schema["properties"])) return { allOf: [taskIdParams, schema], ...defs }
+  const required = Array.isArray(schema["required"]) ? schema["required"] : []
+  return {
+    ...schema,
+    properties: { taskId: { type: "string" }, ...schema["properties"] },
+    required: ["taskId", ...required.filter((name) => name !== "taskId")],
+    ...defs
+  }
 }
 
 /**
@@ -117,7 +150,11 @@ export const extension = <TMachine extends AnyStateMachine, const TEvent extends
     uri: options.uri,
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(options.required === undefined ? {} : { required: options.required }),
-    params: { ...options.params, methods: methodNames }
+    params: {
+      ...options.params,
+      methods: methodNames,
+      methodParams: Object.fromEntries([...actions].map(([action, m]) => [`${options.namespace}/${action}`, paramsJsonSchema(m)]))
+    }
   }
   return {
     uri: options.uri,

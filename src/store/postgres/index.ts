@@ -12,12 +12,21 @@ import "../../../schemas/internal/effect-version.ts"
 import "./sql-pg-version.ts"
 import type { Effect, Scope } from "effect"
 import type { TaskStore, TaskStoreFailure } from "../../runtime/task-store.ts"
-import { makePostgresTaskStore } from "./pg-task-store.ts"
+import type * as PgTaskStore from "./pg-task-store.ts"
 import type { PostgresTaskStoreOptions } from "./pg-task-store.ts"
 
-export { makePostgresTaskStore } from "./pg-task-store.ts"
 export type { PostgresTaskStore, PostgresTaskStoreOptions } from "./pg-task-store.ts"
 export { migrations } from "./migrations.ts"
+
+// Loaded once sql-pg-version.ts has checked @effect/sql-pg: a static import of the store (which imports it)
+// would fail while modules are linked, with a bare ERR_MODULE_NOT_FOUND, before the check could say what to install.
+const store: typeof PgTaskStore = await import("./pg-task-store.ts")
+
+/**
+ * Opens (and migrates) the store; it lives as long as the Scope: its pool, its LISTEN connection and the fiber
+ * renewing this instance's leases.
+ */
+export const makePostgresTaskStore: typeof PgTaskStore.makePostgresTaskStore = store.makePostgresTaskStore
 
 /** The store as the runtime's `store` option takes it: opened with the runtime, closed with it. */
 export const postgresStore = (options: PostgresTaskStoreOptions): Effect.Effect<TaskStore, TaskStoreFailure, Scope.Scope> =>
