@@ -46,12 +46,24 @@ const events = (id: unknown) => [
 const encoder = new TextEncoder()
 const sse = (frames: ReadonlyArray<string>, end: "close" | "hang") => {
   let i = 0
+  let cancelled = false
   return new Response(new ReadableStream<Uint8Array>({
     pull(controller) {
       if (i < frames.length) return controller.enqueue(encoder.encode(frames[i++]!))
       if (end === "close") return controller.close()
-      // Pings only, for ever: the client's reader sees bytes, never an event.
-      return new Promise<void>((resolve) => setTimeout(() => (controller.enqueue(encoder.encode(": ping\n\n")), resolve()), 50))
+      // Pings only, for ever (until the client lets go): its reader sees bytes, never an event.
+      return new Promise<void>((resolve) =>
+        setTimeout(() => {
+          try {
+            if (!cancelled) controller.enqueue(encoder.encode(": ping\n\n"))
+          } catch {
+            // The body was let go of between the check and the write.
+          }
+          resolve()
+        }, 50))
+    },
+    cancel() {
+      cancelled = true
     }
   }), { headers: { "content-type": "text/event-stream" } })
 }
