@@ -2,11 +2,14 @@
  * The CPU time a contender's process has used, read from the operating system rather than from inside the
  * process, so every contender is measured the same way and the reading costs the contender nothing.
  *
- * Linux: `/proc/<pid>/stat` (user + system time of every thread of the process, in clock ticks, usually
- * 10 ms). Elsewhere: `ps -o time=`, whole seconds only, so per-unit figures need long windows there.
+ * Linux: the time each thread of the process has run, in nanoseconds (`/proc/<pid>/task/<tid>/schedstat`),
+ * summed over its threads; where the kernel keeps no schedstat, `/proc/<pid>/stat` (user + system time in
+ * clock ticks, usually 10 ms, too coarse for a short round). A thread that ends during a round takes its time
+ * with it: the runtimes measured here keep their threads for the life of the process. Elsewhere: `ps -o time=`,
+ * whole seconds only, so per-unit figures need long windows there.
  */
 import { execFileSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 let ticksPerSecond: number | undefined
 
@@ -18,9 +21,32 @@ const clockTicks = (): number => {
   return ticksPerSecond
 }
 
-/** User + system CPU time of `pid` in microseconds; undefined once the process is gone. */
+/** Nanoseconds every thread of `pid` has run, from schedstat; undefined when the kernel does not keep it. */
+const scheduledNanos = (pid: number): number | undefined => {
+  let total = 0
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let line: string
+      try {
+        line = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8")
+      } catch {
+        continue // the thread ended between the listing and the read
+      }
+      const ran = Number(line.split(" ")[0])
+      if (!Number.isFinite(ran)) return undefined
+      total += ran
+    }
+  } catch {
+    return undefined
+  }
+  return total > 0 ? total : undefined
+}
+
+/** CPU time `pid` has used, in microseconds; undefined once the process is gone. */
 export const processCpuMicros = (pid: number): number | undefined => {
   if (process.platform === "linux") {
+    const nanos = scheduledNanos(pid)
+    if (nanos !== undefined) return nanos / 1000
     let stat: string
     try {
       stat = readFileSync(`/proc/${pid}/stat`, "utf8")
