@@ -20,7 +20,6 @@ import {
 } from "../../schemas/decode-request.ts"
 import {
   Internal,
-  InvalidRequest,
   isProtocolError,
   JSONParse,
   type ProtocolError
