@@ -144,6 +144,17 @@ describe("self-contained examples", () => {
     expect(output).toContain("latency histogram")
   })
 
+  it("both-versions.ts sends a task over A2A 1.0 and reads it back over 0.3", async () => {
+    const { output, code } = await run("examples/both-versions.ts")
+    expect(code).toBe(0)
+    expect(output).toBe([
+      "1.0 card: JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3, HTTP+JSON 0.3",
+      '1.0 SendMessage: TASK_STATE_COMPLETED, "Hello, Ada!"',
+      '0.3 tasks/get: task completed, "Hello, Ada!"',
+      ""
+    ].join("\n"))
+  })
+
   it("push-notifications.ts delivers verified notifications up to the terminal state", async () => {
     const { output, code } = await run("examples/push-notifications.ts")
     expect(code).toBe(0)
@@ -278,6 +289,20 @@ describe("server examples", () => {
     })
     expect(sent.status.state).toBe("working")
     expect(done.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
+  })
+
+  it("conformance-agent.ts answers header-less card requests in A2A_CARD_VERSION's version", async () => {
+    const cards: Array<any> = []
+    for (const version of ["1.0", "0.3"]) {
+      await run("examples/conformance-agent.ts", {
+        env: { A2A_CARD_VERSION: version },
+        until: listening,
+        onMatch: async ([, url]) => { cards.push(await (await fetch(`${url}/.well-known/agent-card.json`)).json()) }
+      })
+    }
+    expect(cards[0].url).toBeUndefined()
+    expect(cards[0].supportedInterfaces[0]).toMatchObject({ protocolBinding: "JSONRPC", protocolVersion: "1.0" })
+    expect(cards[1].protocolVersion).toBe("0.3.0")
   })
 })
 

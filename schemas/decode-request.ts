@@ -1,6 +1,7 @@
 /**
  * The JSON-RPC request classifier shared by the server and the conformance fixture runner: it turns a parsed
- * body into a method call with decoded params, or into the protocol error the server must answer with.
+ * body into a method call with decoded params, or into the protocol error the server must answer with. One
+ * classifier per method table: {@link decodeRequest} for A2A 0.3, `decodeV1Request` (`v1/decode.ts`) for 1.0.
  *
  * @module
  */
@@ -8,19 +9,25 @@ import { Result, Schema, SchemaIssue } from "effect"
 import { InvalidParams, InvalidRequest, JSONParse, MethodNotFound, type ProtocolError } from "./error-catalogue.ts"
 import type { ResponseId } from "./jsonrpc.ts"
 import { type JsonTextOptions, readJsonText } from "./json-text.ts"
-import { methods, type MethodName } from "./methods.ts"
+import { methods, type MethodName, type MethodSpec } from "./methods.ts"
 
-/** A core A2A call whose params passed the method's schema; narrowing on `method` types `params`. */
-export type DecodedRequest = {
-  readonly [M in MethodName]: {
+/** A method table: what each method's params decode with, and whether it streams. */
+export type MethodTable<T> = { readonly [M in keyof T]: MethodSpec }
+
+/** A core call of `table` whose params passed the method's schema; narrowing on `method` types `params`. */
+export type DecodedCall<T extends MethodTable<T>> = {
+  readonly [M in keyof T & string]: {
     readonly _tag: "Request"
     readonly id: ResponseId
     readonly method: M
-    readonly params: Schema.Schema.Type<(typeof methods)[M]["params"]>
+    readonly params: Schema.Schema.Type<T[M]["params"]>
     /** True when the request carried no `id` member (a JSON-RPC notification). */
     readonly notification: boolean
   }
-}[MethodName]
+}[keyof T & string]
+
+/** A core A2A 0.3 call whose params passed the method's schema; narrowing on `method` types `params`. */
+export type DecodedRequest = DecodedCall<typeof methods>
 
 /** A call to a server-registered extension method (`{namespace}/{action}`); its params are the server's to judge. */
 export interface ExtensionRequest {
@@ -52,24 +59,20 @@ export interface DecodeRequestOptions {
   readonly extensionMethods?: ReadonlySet<string> | ((method: string) => boolean)
 }
 
+/** How a classifier for one method table reads params and words its refusals. */
+export interface RequestDecoderOptions {
+  /** Rewrites params before the schema judges them (1.0: the lenient ProtoJSON spellings). */
+  readonly normalise?: (params: unknown) => unknown
+  /** Prefix of InvalidParams messages, e.g. `"Invalid params"`. */
+  readonly invalidParams: string
+  /**
+   * Why a method that is not in the table is unknown, when it is a method of another protocol version (the
+   * refusal then names that version); `undefined` for any other name.
+   */
+  readonly foreignMethod?: (method: string) => string | undefined
+}
+
 type ParamsDecoder = (params: unknown) => Result.Result<unknown, Schema.SchemaError>
-
-// Built once at module load: the classifier runs on every request, and a Map avoids inherited keys such as
-// "constructor" or "__proto__" resolving to something.
-const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
-  (Object.keys(methods) as Array<MethodName>).map((name) => [
-    name,
-    Schema.decodeUnknownResult(methods[name].params as Schema.Codec<unknown, unknown>)
-  ])
-)
-
-// Methods that take no params also accept an absent `params` member (CONFORMANCE.md, extended card): it is
-// decoded as whichever of `undefined` and `{}` the method's schema accepts.
-const absentParams: ReadonlyMap<string, undefined | {}> = new Map(
-  [...decoders].flatMap(([name, decode]): Array<[string, undefined | {}]> =>
-    Result.isSuccess(decode(undefined)) ? [[name, undefined]] : Result.isSuccess(decode({})) ? [[name, {}]] : []
-  )
-)
 
 const MAX_TEXT = 200
 const MAX_ISSUES = 3
@@ -122,7 +125,7 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
  * A short, human-readable account of why params failed: the first few failing paths with what was expected
  * there. Values from the request are clipped so a huge or hostile input is never echoed back in full.
  */
-export const describeParamsError = (error: Schema.SchemaError): {
+export const describeParamsError = (error: Schema.SchemaError, label = "Invalid params"): {
   readonly message: string
   readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
 } => {
@@ -134,10 +137,10 @@ export const describeParamsError = (error: Schema.SchemaError): {
   } catch {
     // The formatter walks the issue tree recursively: however unlikely, a tree deep enough to overflow the
     // stack must still get its -32602, just without the rendering.
-    return { message: "Invalid params: the params do not match the method's schema", issues: [] }
+    return { message: `${label}: the params do not match the method's schema`, issues: [] }
   }
   const text = issues.map((i) => (i.path === "" ? i.message : `at ${i.path}: ${i.message}`)).join("; ")
-  return { message: `Invalid params: ${text}`, issues }
+  return { message: `${label}: ${text}`, issues }
 }
 
 const fail = (id: ResponseId, error: ProtocolError, method?: string): RequestFailure =>
@@ -156,10 +159,83 @@ const isExtension = (options: DecodeRequestOptions | undefined, method: string):
 }
 
 /**
- * Classifies a parsed JSON-RPC body. Envelope problems (not an object, wrong `jsonrpc`, missing or non-string
- * `method`, `id` of a wrong type or a string id over {@link MAX_REQUEST_ID_LENGTH} characters) are InvalidRequest, echoing the id when it can be read; an unknown method is
- * MethodNotFound unless the server registered it as an extension method; params that fail the method's
- * schema are InvalidParams with a message naming the failing path.
+ * The classifier of `table`. Envelope problems (not an object, wrong `jsonrpc`, missing or non-string `method`,
+ * `id` of a wrong type or a string id over {@link MAX_REQUEST_ID_LENGTH} characters) are InvalidRequest, echoing the id when it can be read; an unknown method is
+ * MethodNotFound unless the server registered it as an extension method; params that fail the method's schema
+ * are InvalidParams with a message naming the failing path.
+ */
+export const makeRequestDecoder = <T extends MethodTable<T>>(
+  table: T,
+  decoderOptions: RequestDecoderOptions
+): ((json: unknown, options?: DecodeRequestOptions) => DecodedCall<T> | ExtensionRequest | RequestFailure) => {
+  // Built once: the classifier runs on every request, and a Map avoids inherited keys such as "constructor"
+  // or "__proto__" resolving to something.
+  const decoders: ReadonlyMap<string, ParamsDecoder> = new Map(
+    (Object.keys(table) as Array<keyof T & string>).map((name) => {
+      const decode = Schema.decodeUnknownResult(table[name].params as Schema.Codec<unknown, unknown>)
+      const normalise = decoderOptions.normalise
+      return [name, normalise === undefined ? decode : (params: unknown) => decode(normalise(params))] as const
+    })
+  )
+  // Methods that take no params also accept an absent `params` member (CONFORMANCE.md, extended card): it is
+  // decoded as whichever of `undefined` and `{}` the method's schema accepts.
+  const absentParams: ReadonlyMap<string, undefined | {}> = new Map(
+    [...decoders].flatMap(([name, decode]): Array<[string, undefined | {}]> =>
+      Result.isSuccess(decode(undefined)) ? [[name, undefined]] : Result.isSuccess(decode({})) ? [[name, {}]] : []
+    )
+  )
+  const label = decoderOptions.invalidParams
+  return (json: unknown, options?: DecodeRequestOptions): DecodedCall<T> | ExtensionRequest | RequestFailure => {
+    if (!isRecord(json)) {
+      return fail(null, new InvalidRequest({ message: "Invalid Request: the body must be a JSON-RPC 2.0 request object" }))
+    }
+    const method = namedMethod(json)
+    const notification = !Object.hasOwn(json, "id")
+    const readable = readId(notification ? null : json["id"])
+    if (!readable.ok) return fail(null, new InvalidRequest({ message: readable.message }), method)
+    const id = readable.id
+    if (member(json, "jsonrpc") !== "2.0") {
+      return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }), method)
+    }
+    if (method === undefined) {
+      return fail(id, new InvalidRequest({ message: "Invalid Request: method must be a string" }))
+    }
+    const params = member(json, "params")
+    const decode = decoders.get(method)
+    if (decode === undefined) {
+      if (isExtension(options, method)) return { _tag: "Extension", id, method, params, notification }
+      const foreign = decoderOptions.foreignMethod?.(method)
+      return fail(id, new MethodNotFound({ message: `Method not found: ${clip(method, 100)}${foreign === undefined ? "" : ` ${foreign}`}` }), method)
+    }
+    if (params === undefined && !absentParams.has(method)) {
+      return fail(id, new InvalidParams({ message: `${label}: ${method} requires params` }), method)
+    }
+    const decoded = decode(params === undefined ? absentParams.get(method) : params)
+    if (Result.isFailure(decoded)) {
+      const { issues, message } = describeParamsError(decoded.failure, label)
+      return fail(id, new InvalidParams({ message, data: { issues } }), method)
+    }
+    return { _tag: "Request", id, method, params: decoded.success, notification } as DecodedCall<T>
+  }
+}
+
+/** The methods of A2A 1.0, whose names a 0.3 request may use by mistake. */
+const v1MethodNames: ReadonlySet<string> = new Set([
+  "SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+  "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
+  "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"
+])
+
+const decode03 = makeRequestDecoder(methods, {
+  invalidParams: "Invalid params",
+  foreignMethod: (method) =>
+    v1MethodNames.has(method)
+      ? "(an A2A 1.0 method: this request has no A2A-Version header, so it is read as A2A 0.3; send A2A-Version: 1.0)"
+      : undefined
+})
+
+/**
+ * Classifies a parsed A2A 0.3 JSON-RPC body (see {@link makeRequestDecoder}).
  *
  * Without `options.extensionMethods` the result type has no Extension case.
  *
@@ -184,35 +260,7 @@ export function decodeRequest(
   json: unknown,
   options?: DecodeRequestOptions
 ): DecodedRequest | ExtensionRequest | RequestFailure {
-  if (!isRecord(json)) {
-    return fail(null, new InvalidRequest({ message: "Invalid Request: the body must be a JSON-RPC 2.0 request object" }))
-  }
-  const method = namedMethod(json)
-  const notification = !Object.hasOwn(json, "id")
-  const readable = readId(notification ? null : json["id"])
-  if (!readable.ok) return fail(null, new InvalidRequest({ message: readable.message }), method)
-  const id = readable.id
-  if (member(json, "jsonrpc") !== "2.0") {
-    return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }), method)
-  }
-  if (method === undefined) {
-    return fail(id, new InvalidRequest({ message: "Invalid Request: method must be a string" }))
-  }
-  const params = member(json, "params")
-  const decode = decoders.get(method)
-  if (decode === undefined) {
-    if (isExtension(options, method)) return { _tag: "Extension", id, method, params, notification }
-    return fail(id, new MethodNotFound({ message: `Method not found: ${clip(method, 100)}` }), method)
-  }
-  if (params === undefined && !absentParams.has(method)) {
-    return fail(id, new InvalidParams({ message: `Invalid params: ${method} requires params` }), method)
-  }
-  const decoded = decode(params === undefined ? absentParams.get(method) : params)
-  if (Result.isFailure(decoded)) {
-    const { issues, message } = describeParamsError(decoded.failure)
-    return fail(id, new InvalidParams({ message, data: { issues } }), method)
-  }
-  return { _tag: "Request", id, method, params: decoded.success, notification } as DecodedRequest
+  return decode03(json, options) as DecodedRequest | ExtensionRequest | RequestFailure
 }
 
 /** A body that parsed as JSON. */

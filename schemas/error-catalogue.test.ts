@@ -17,7 +17,9 @@ import {
   TaskNotCancelable,
   TaskNotFound,
   toWireError,
-  UnsupportedOperation
+  UnsupportedOperation,
+  ExtensionSupportRequired,
+  VersionNotSupported
 } from "./error-catalogue.ts"
 import { A2AError, JSONRPCError } from "./wire-errors.ts"
 
@@ -33,7 +35,9 @@ const expected = [
   [UnsupportedOperation, -32004, 400],
   [ContentTypeNotSupported, -32005, 415],
   [InvalidAgentResponse, -32006, 502],
-  [AuthenticatedExtendedCardNotConfigured, -32007, 404]
+  [AuthenticatedExtendedCardNotConfigured, -32007, 404],
+  [ExtensionSupportRequired, -32008, 400],
+  [VersionNotSupported, -32009, 400]
 ] as const
 
 describe("error catalogue", () => {
@@ -58,8 +62,8 @@ describe("error catalogue", () => {
     const e = new Class({ message: "m", data: { taskId: "t1" } })
     const wire = toWireError(e)
     expect(wire).toEqual({ code, message: "m", data: { taskId: "t1" } })
-    // What we emit is the specific upstream error shape, not just any JSON-RPC error.
-    expect(Schema.decodeUnknownSync(A2AError)(wire)).toEqual(wire)
+    // What we emit is the specific upstream error shape, not just any JSON-RPC error (0.3 has no -32008, -32009).
+    expect(Schema.decodeUnknownSync(code > -32008 || code < -32099 ? A2AError : JSONRPCError)(wire)).toEqual(wire)
     const back = fromWireError(wire)
     expect(back).toBeInstanceOf(Class)
     expect(back).toMatchObject({ _tag: e._tag, message: "m", data: { taskId: "t1" } })

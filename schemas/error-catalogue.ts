@@ -86,6 +86,12 @@ export class InvalidParams extends InvalidParamsBase {
   get httpStatus(): number { return InvalidParams.httpStatus }
 }
 
+/**
+ * A message to a task in a terminal state: InvalidParams (-32602) on the 0.3 wire (CONFORMANCE.md), and
+ * UnsupportedOperation (-32004) on the 1.0 wire (spec 1.0 §3.1.1), whose error mapping tells it apart by class.
+ */
+export class TaskTerminal extends InvalidParams {}
+
 const InternalBase: ErrorBase<Internal, "Internal"> =
   Schema.TaggedError<Internal>()("Internal", fields("Internal error"))
 
@@ -200,6 +206,35 @@ const RemoteErrorBase: ErrorBase<RemoteError, "RemoteError", {
   data: optional(JsonUnknown)
 })
 
+const ExtensionSupportRequiredBase: ErrorBase<ExtensionSupportRequired, "ExtensionSupportRequired"> =
+  Schema.TaggedError<ExtensionSupportRequired>()("ExtensionSupportRequired", fields("Extension support required"))
+
+/**
+ * -32008 / HTTP 400 (A2A 1.0): the agent declares an extension `required` and the request did not activate
+ * it. The 0.3 binding answers the same refusal with -32600, as it always has (0.3 has no code for it).
+ */
+export class ExtensionSupportRequired extends ExtensionSupportRequiredBase {
+  static readonly code = -32008
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return ExtensionSupportRequired.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return ExtensionSupportRequired.httpStatus }
+}
+
+const VersionNotSupportedBase: ErrorBase<VersionNotSupported, "VersionNotSupported"> =
+  Schema.TaggedError<VersionNotSupported>()("VersionNotSupported", fields("Version not supported"))
+
+/** -32009 / HTTP 400 (A2A 1.0): the `A2A-Version` a request names is not one this server speaks. */
+export class VersionNotSupported extends VersionNotSupportedBase {
+  static readonly code = -32009
+  static readonly httpStatus = 400
+  /** JSON-RPC error code. */
+  get code(): number { return VersionNotSupported.code }
+  /** HTTP status for the REST binding. */
+  get httpStatus(): number { return VersionNotSupported.httpStatus }
+}
+
 /**
  * An error received from a peer with a code outside the A2A catalogue (JSON-RPC leaves -32000..-32099 and
  * other codes to implementations). Kept as its own class, rather than folded into Internal, so the original
@@ -211,7 +246,7 @@ export class RemoteError extends RemoteErrorBase {
   get httpStatus(): number { return RemoteError.httpStatus }
 }
 
-/** The classes of the A2A catalogue, in spec order (RemoteError excluded: it has no fixed code). */
+/** The classes of the A2A catalogue, in spec order (RemoteError excluded: it has no fixed code); the last two are 1.0's. */
 export const catalogue = [
   JSONParse,
   InvalidRequest,
@@ -224,7 +259,9 @@ export const catalogue = [
   UnsupportedOperation,
   ContentTypeNotSupported,
   InvalidAgentResponse,
-  AuthenticatedExtendedCardNotConfigured
+  AuthenticatedExtendedCardNotConfigured,
+  ExtensionSupportRequired,
+  VersionNotSupported
 ] as const
 
 /** Any error this protocol puts on the wire: one of the catalogue, or a relayed RemoteError. */
@@ -241,6 +278,8 @@ export type ProtocolError =
   | ContentTypeNotSupported
   | InvalidAgentResponse
   | AuthenticatedExtendedCardNotConfigured
+  | ExtensionSupportRequired
+  | VersionNotSupported
   | RemoteError
 
 type CatalogueClass = (typeof catalogue)[number]

@@ -6,14 +6,30 @@ export const PartBase: Schema.Struct<{ readonly metadata: Schema.optionalKey<typ
 /** @see PartBase */
 export type PartBase = Schema.Schema.Type<typeof PartBase>
 
-/** A piece of text. */
+/**
+ * What A2A 1.0 says of every part and 0.3 only of files: its media type and file name. Optional members
+ * beside 0.3's own, which the pinned 0.3 schema allows (its objects admit other members), so a part written
+ * over 1.0 keeps them when a 0.3 reader reads it and hands it back.
+ */
+const partFields: {
+  readonly mediaType: Schema.optionalKey<Schema.String>
+  readonly filename: Schema.optionalKey<Schema.String>
+} = {
+  mediaType: optional(Schema.String),
+  filename: optional(Schema.String)
+}
+
+/** A piece of text; `mediaType` (e.g. `text/markdown`) and `filename` are 1.0's, optional. */
 export const TextPart: Schema.Struct<{
   readonly metadata: Schema.optionalKey<typeof JsonObject>
   readonly kind: Schema.Literal<"text">
   readonly text: Schema.String
+  readonly mediaType: Schema.optionalKey<Schema.String>
+  readonly filename: Schema.optionalKey<Schema.String>
 }> = Schema.Struct({
   kind: Schema.Literal("text"),
   text: Schema.String,
+  ...partFields,
   ...metadataField
 }).annotate({ identifier: "TextPart" })
 /** @see TextPart */
@@ -72,14 +88,21 @@ export const FilePart: Schema.Struct<{
 /** @see FilePart */
 export type FilePart = Schema.Schema.Type<typeof FilePart>
 
-/** Structured JSON data. */
+/**
+ * Structured JSON data: an object, as 0.3 requires. A 1.0 data part may hold any JSON value; one that is not
+ * an object is kept as `{ value }` with `metadata.data_part_compat: true` (the official SDKs' representation,
+ * see `dataPartValue`), which every 0.3 reader accepts and the 1.0 codec unwraps.
+ */
 export const DataPart: Schema.Struct<{
   readonly metadata: Schema.optionalKey<typeof JsonObject>
   readonly kind: Schema.Literal<"data">
   readonly data: typeof JsonObject
+  readonly mediaType: Schema.optionalKey<Schema.String>
+  readonly filename: Schema.optionalKey<Schema.String>
 }> = Schema.Struct({
   kind: Schema.Literal("data"),
   data: JsonObject,
+  ...partFields,
   ...metadataField
 }).annotate({ identifier: "DataPart" })
 /** @see DataPart */
@@ -92,3 +115,27 @@ export type DataPart = Schema.Schema.Type<typeof DataPart>
 export const Part: Schema.Union<readonly [typeof TextPart, typeof FilePart, typeof DataPart]> = Schema.Union([TextPart, FilePart, DataPart]).annotate({ identifier: "Part" })
 /** @see Part */
 export type Part = Schema.Schema.Type<typeof Part>
+
+/** The metadata key that marks a data part's `{ value }` as a wrapped non-object value (the official SDKs' name). */
+export const dataPartCompatKey = "data_part_compat"
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * A data part holding any JSON value: an object as it is, anything else (array, string, number, boolean,
+ * null) as `{ value }` marked with `metadata.data_part_compat: true`.
+ *
+ * @example
+ * dataPart([1, 2]) // { kind: "data", data: { value: [1, 2] }, metadata: { data_part_compat: true } }
+ */
+export const dataPart = (value: unknown, metadata?: Record<string, unknown>): DataPart =>
+  isObject(value)
+    ? (metadata === undefined ? { kind: "data", data: value } : { kind: "data", data: value, metadata })
+    : { kind: "data", data: { value }, metadata: { ...metadata, [dataPartCompatKey]: true } }
+
+/** Whether a data part holds a wrapped non-object value (see {@link dataPart}). */
+export const isWrappedDataPart = (part: DataPart): boolean =>
+  part.metadata?.[dataPartCompatKey] === true && Object.hasOwn(part.data, "value")
+
+/** The JSON value a data part holds: the wrapped value of a marked part, else its object. */
+export const dataPartValue = (part: DataPart): unknown => (isWrappedDataPart(part) ? part.data["value"] : part.data)

@@ -27,6 +27,8 @@ export type {
   TaskStatusUpdateEvent
 } from "../schemas/index.ts"
 export * as ProtocolErrors from "../schemas/error-catalogue.ts"
+// A data part holding any JSON value (A2A 1.0), in the form both versions read.
+export { dataPart, dataPartValue } from "../schemas/parts.ts"
 
 // Serving
 export { A2AServer, type A2AServerConfig, type A2AServerHandle } from "./server/a2a-server.ts"

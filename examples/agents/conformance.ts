@@ -9,13 +9,16 @@
  * `canceled`. A task whose first `messageId` starts with {@link longLivedPrefix} waits {@link longLivedMs}
  * before its artifact, for kits that resubscribe to a live task.
  *
- * Why this shape: the kit sends `message/send` with no configuration (a blocking send, here as on the official
- * servers) and, with the answer in hand, cancels the task, sends it follow-ups (three 0.5 s apart, another 2 s
- * later), reads its history, and expects its first state to be `submitted` or `working`; so the answer must
- * come while the task is open, and the task must stay open a while after each message. Its streaming tests
- * read until a terminal event with no timeout, so every task must also end by itself. A run of `execute`
- * therefore returns at once (`onReturn: "keep"` leaves the task open, and a blocking send answers once the run
- * has returned), and a timer of its own ends the task later, unless another message came first.
+ * Why this shape: the 0.3 kit sends `message/send` with no configuration (a blocking send, here as on the
+ * official servers) and, with the answer in hand, cancels the task, sends it follow-ups (three 0.5 s apart,
+ * another 2 s later), reads its history, and expects its first state to be `submitted` or `working`; so the
+ * answer must come while the task is open, and the task must stay open a while after each message. Its
+ * streaming tests read until a terminal event with no timeout, so every task must also end by itself. A run of
+ * `execute` therefore returns at once (`onReturn: "keep"` leaves the task open, and a blocking send answers
+ * once the run has returned), and a timer of its own ends the task later, unless another message came first.
+ *
+ * A message whose `messageId` starts with `tck-` gets what the official A2A 1.0 kit expects instead (see
+ * `conformance-kit-v1.ts`): one agent serves both kits, over either version, with no version check.
  *
  * It declares streaming and push notifications, the MIME types conformance kits send, and no security scheme.
  */
@@ -23,6 +26,7 @@ import { Effect } from "effect"
 import { Agent, type AgentCardInput } from "../../src/agent/agent.ts"
 import { messageText } from "../../src/agent/messages.ts"
 import type { TaskContext } from "../../src/agent/task-context.ts"
+import { kitBehaviour } from "./conformance-kit-v1.ts"
 
 const modes = ["text/plain", "application/json", "application/octet-stream"]
 
@@ -90,6 +94,8 @@ export const conformanceAgent = Agent.make({
   // No agent message: a task's history holds exactly the messages the client sent.
   execute: (ctx) =>
     Effect.gen(function* () {
+      const kit = kitBehaviour(ctx.message.messageId)
+      if (kit !== undefined) return yield* kit(ctx)
       yield* ctx.working()
       // Outlives the run on purpose: the task ends later by itself, whoever is still listening.
       yield* Effect.forkDetach(finishLater(ctx, userMessages(ctx)))

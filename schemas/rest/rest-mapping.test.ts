@@ -31,6 +31,25 @@ const leftMessage = <A, E extends { message: string }>(e: Result.Result<A, E>): 
   return e.failure.message
 }
 
+/**
+ * What the 0.3 protobuf mapping reads back: the same value but for the `mediaType` and `filename` of text and
+ * data parts (1.0's members, which the 0.3 `.proto` has no field for, so the 0.3 REST form leaves them out).
+ */
+const as03ProtoReads = <A>(u: A): A => {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip)
+    if (typeof v !== "object" || v === null) return v
+    const o = v as Record<string, unknown>
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(o)) {
+      if ((o["kind"] === "text" || o["kind"] === "data") && (k === "mediaType" || k === "filename")) continue
+      out[k] = k === "metadata" || k === "data" ? x : strip(x)
+    }
+    return out
+  }
+  return viaJson(strip(u)) as A
+}
+
 // Resource names (`tasks/{id}/...`) cannot carry a `/` in an id, nor be empty: the `.proto` naming scheme's own
 // limit. Push configs are generated with such task ids only.
 const ResourceNamedPushConfig = Schema.Struct({
@@ -41,17 +60,17 @@ const ResourceNamedPushConfig = Schema.Struct({
 describe("REST mapping round trips (encode to the REST form, then decode, gives the value back)", () => {
   it.effect.prop("Task", [Task], ([t]) =>
     Effect.sync(() => {
-      expect(right(decodeRestResponse.task(viaJson(toRest.task(t))))).toEqual(viaJson(t))
+      expect(right(decodeRestResponse.task(viaJson(toRest.task(t))))).toEqual(as03ProtoReads(t))
     }), { arbitrary: { runs } })
 
   it.effect.prop("every stream event, wrapped by kind", [StreamResult], ([e]) =>
     Effect.sync(() => {
-      expect(right(decodeRestResponse.streamResponse(viaJson(toRest.streamResponse(e))))).toEqual(viaJson(e))
+      expect(right(decodeRestResponse.streamResponse(viaJson(toRest.streamResponse(e))))).toEqual(as03ProtoReads(e))
     }), { arbitrary: { runs } })
 
   it.effect.prop("send results", [SendMessageResult], ([r]) =>
     Effect.sync(() => {
-      expect(right(decodeRestResponse.sendResponse(viaJson(toRest.sendResponse(r))))).toEqual(viaJson(r))
+      expect(right(decodeRestResponse.sendResponse(viaJson(toRest.sendResponse(r))))).toEqual(as03ProtoReads(r))
     }), { arbitrary: { runs } })
 
   it.effect.prop("send requests; a configuration always says whether it blocks", [MessageSendParams], ([p]) =>
@@ -59,7 +78,7 @@ describe("REST mapping round trips (encode to the REST form, then decode, gives 
       const expected = p.configuration === undefined
         ? p
         : { ...p, configuration: { ...p.configuration, blocking: p.configuration.blocking ?? true } }
-      expect(right(decodeRestRequest.sendParams(viaJson(toRest.sendMessageRequest(p))))).toEqual(viaJson(expected))
+      expect(right(decodeRestRequest.sendParams(viaJson(toRest.sendMessageRequest(p))))).toEqual(as03ProtoReads(expected))
     }), { arbitrary: { runs } })
 
   it.effect.prop(

@@ -37,6 +37,21 @@ export const refusalError = (refusal: AuthRefusal) => ({
 export interface RefusalResponseOptions {
   /** `jsonrpc` (default): a JSON-RPC error response; `rest`: the bare error object. */
   readonly binding?: "jsonrpc" | "rest"
+  /**
+   * `"1.0"` writes 1.0's shapes: on JSON-RPC the error without `data` (1.0's `data` is a list of typed details,
+   * and these codes have none); on REST a `google.rpc.Status` body (`{ error: { code, status, message } }`).
+   * Default `"0.3"`.
+   */
+  readonly version?: "0.3" | "1.0"
+}
+
+const statusNames: Readonly<Record<number, string>> = { 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 503: "UNAVAILABLE" }
+
+const v1Body = (refusal: AuthRefusal, requestId: string | number | null | undefined, binding: "jsonrpc" | "rest") => {
+  const { code, message } = refusalError(refusal)
+  return binding === "rest"
+    ? { error: { code: refusal.status, status: statusNames[refusal.status] ?? "UNKNOWN", message } }
+    : { jsonrpc: "2.0", id: requestId ?? null, error: { code, message } }
 }
 
 /**
@@ -53,7 +68,9 @@ export const refusalResponse = (
   options: RefusalResponseOptions = {}
 ): Response => {
   const error = refusalError(refusal)
-  const body = options.binding === "rest" ? error : { jsonrpc: "2.0", id: requestId ?? null, error }
+  const body = options.version === "1.0"
+    ? v1Body(refusal, requestId, options.binding ?? "jsonrpc")
+    : options.binding === "rest" ? error : { jsonrpc: "2.0", id: requestId ?? null, error }
   const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store" })
   if (refusal.challenge !== undefined && refusal.challenge !== "") headers.set("www-authenticate", refusal.challenge)
   return new Response(JSON.stringify(body), { status: refusal.status, headers })

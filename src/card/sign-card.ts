@@ -34,12 +34,14 @@ export interface SignCardOptions {
 }
 
 /**
- * Returns the card with one more signature appended; existing signatures are kept and stay valid.
+ * Returns the card with one more signature appended; existing signatures are kept and stay valid. Either
+ * version's card: the signature covers the card as it is, which for a 1.0 card written without defaults
+ * (ProtoJSON field presence) is the form spec 1.0 §8.4.1 canonicalizes.
  *
  * @example
  * const signed = yield* signCard(card, { key: privateKey, kid: "card-2025", alg: "ES256" })
  */
-export const signCard = <C extends AgentCard>(
+export const signCard = <C extends { readonly signatures?: ReadonlyArray<AgentCardSignature> | undefined }>(
   card: C,
   options: SignCardOptions
 ): Effect.Effect<C, CardSigningError> =>

@@ -26,8 +26,22 @@ export interface QueueLimits {
   readonly concurrency?: number
 }
 
+/** What one notification carries: its body and `Content-Type`. */
+export interface PushPayload {
+  readonly body: string
+  readonly contentType: string
+}
+
+/** The default payload: the Task snapshot as JSON (A2A 0.3's notification). */
+export const taskPayload = (task: Task): PushPayload => ({ body: JSON.stringify(task), contentType: "application/json" })
+
 /** Options of {@link PushSender.make}. */
 export interface PushSenderOptions {
+  /**
+   * The payload of a snapshot for a config (default {@link taskPayload}): a server writes each config's
+   * notifications in the protocol version it was registered in.
+   */
+  readonly payload?: (task: Task, config: PushNotificationConfig) => PushPayload
   readonly transport: PushTransport
   /** Checked again before every attempt, so a DNS change after the config was set cannot slip through. */
   readonly guard: UrlGuard
@@ -71,6 +85,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
     const run = yield* FiberSet.runtime(fibers)<never>()
     const idleLatch = yield* Latch.make(true)
     const signer = options.signer ?? tokenOnlySigner
+    const payloadOf = options.payload ?? taskPayload
     const timeoutMs = options.timeoutMs ?? 10_000
     const sink = options.onEvent ?? (() => Effect.void)
     const emit = (event: PushEvent) => Effect.catchCause(Effect.suspend(() => sink(event)), () => Effect.void)
@@ -83,11 +98,11 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
       state: item.task.status.state
     })
 
-    const attemptOnce = (item: LaneItem, body: string): Effect.Effect<Outcome> =>
+    const attemptOnce = (item: LaneItem, { body, contentType }: PushPayload): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
         const target = yield* options.guard.check(item.config.url)
         const auth = yield* signer.headers({ taskId: item.taskId, config: item.config, body })
-        const headers: Record<string, string> = { "content-type": "application/json", ...auth }
+        const headers: Record<string, string> = { "content-type": contentType, ...auth }
         if (!Object.values(headers).every(isSafeHeaderValue)) {
           return yield* new WebhookRefused({ reason: "header-value", message: "a header value carries CR, LF or controls", url: redactUrl(item.config.url) })
         }
@@ -127,11 +142,11 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
     const deliver = (item: LaneItem) =>
       Effect.gen(function*() {
         const fields = base(item)
-        const body = JSON.stringify(item.task)
+        const payload = payloadOf(item.task, item.config)
         for (let attempt = 1;; attempt++) {
           const started = yield* Clock.currentTimeMillis
           yield* emit(PushEvent.PushAttempt({ ...fields, attempt }))
-          const outcome = yield* permits.withPermits(1)(attemptOnce(item, body))
+          const outcome = yield* permits.withPermits(1)(attemptOnce(item, payload))
           const durationMs = (yield* Clock.currentTimeMillis) - started
           const status = "status" in outcome && outcome.status !== undefined ? { status: outcome.status } : {}
           switch (outcome._tag) {

@@ -1,8 +1,11 @@
 import type { AgentCard, Part } from "../../schemas/index.ts"
 
-/** The MIME type a part carries: text is `text/plain`, data `application/json`, a file its own (if given). */
+/**
+ * The MIME type a part carries: the one it names (a file's `mimeType`, 1.0's `mediaType` on text and data),
+ * else text is `text/plain`, data `application/json`, a file none.
+ */
 export const mimeTypeOf = (part: Part): string | undefined =>
-  part.kind === "text" ? "text/plain" : part.kind === "data" ? "application/json" : part.file.mimeType
+  part.kind === "file" ? part.file.mimeType : part.mediaType !== undefined && part.mediaType !== "" ? part.mediaType : part.kind === "text" ? "text/plain" : "application/json"
 
 const bare = (mime: string) => (mime.split(";", 1)[0] ?? "").trim().toLowerCase()
 

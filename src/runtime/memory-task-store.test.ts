@@ -2,9 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { makeMemoryTaskStore } from "./memory-task-store.ts"
+import { runTaskQuerySuite } from "../../testing/runtime/task-query-suite.ts"
 import { runTaskStoreSuite, sampleTask } from "../../testing/runtime/task-store-suite.ts"
 
 runTaskStoreSuite("memory", () => makeMemoryTaskStore())
+runTaskQuerySuite("memory", () => makeMemoryTaskStore())
 
 describe("memory task store bounds", () => {
   it.effect("drops terminal tasks after their time to live, keeps running ones", () =>

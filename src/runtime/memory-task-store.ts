@@ -2,8 +2,8 @@ import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Scope } from "effect"
 import type { Task } from "../../schemas/index.ts"
 import { makeContextOwners } from "./context-owners.ts"
-import { isTerminalTask, VersionConflict, WriteRefused } from "./task-store.ts"
-import type { TaskListFilter, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
+import { isTerminalTask, statusTimestampOf, VersionConflict, WriteRefused } from "./task-store.ts"
+import type { TaskListFilter, TaskPage, TaskQuery, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
 
 /** Whether a write leaves the Task as stored (a terminal record may still get new push configs). */
 const sameTask = (a: Task, b: Task): boolean => a === b || JSON.stringify(a) === JSON.stringify(b)
@@ -143,6 +143,41 @@ export const makeMemoryTaskStore = (
       (f?.owner === undefined || r.owner === f.owner) &&
       (f?.contextId === undefined || r.task.contextId === f.contextId)
 
+    /** Newest status first, then id descending: the order of {@link TaskQuery}. */
+    const newestFirst = (a: Task, b: Task): number => {
+      const ta = statusTimestampOf(a)
+      const tb = statusTimestampOf(b)
+      return ta !== tb ? (ta < tb ? 1 : -1) : a.id === b.id ? 0 : a.id < b.id ? 1 : -1
+    }
+
+    // A scan of the records: the store is bounded (maxTerminalTasks plus the running ones).
+    const listTasks = (q: TaskQuery): TaskPage => {
+      const matching: Array<Task> = []
+      for (const record of records.values()) {
+        const task = record.task
+        if (record.owner !== q.owner) continue
+        if (q.contextId !== undefined && task.contextId !== q.contextId) continue
+        if (q.state !== undefined && task.status.state !== q.state) continue
+        if (q.statusAfter !== undefined && statusTimestampOf(task) < q.statusAfter) continue
+        matching.push(task)
+      }
+      matching.sort(newestFirst)
+      const after = q.after
+      const start = after === undefined
+        ? 0
+        : matching.findIndex((t) => {
+          const ts = statusTimestampOf(t)
+          return ts < after.timestamp || (ts === after.timestamp && t.id < after.id)
+        })
+      const from = start < 0 ? matching.length : start
+      const tasks = matching.slice(from, from + q.limit)
+      const last = tasks[tasks.length - 1]
+      const more = from + q.limit < matching.length && last !== undefined
+      return more
+        ? { tasks, next: { timestamp: statusTimestampOf(last), id: last.id }, total: matching.length }
+        : { tasks, total: matching.length }
+    }
+
     yield* Effect.forkScoped(
       Effect.repeat(
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -159,6 +194,7 @@ export const makeMemoryTaskStore = (
       put,
       list: (filter) =>
         withNow(() => [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)),
+      listTasks: (query) => withNow(() => listTasks(query)),
       delete: (id) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           const existed = records.has(id)

@@ -15,7 +15,7 @@ import type {
   TaskQueryParams
 } from "../../schemas/index.ts"
 import { ContentTypeNotSupported, Internal, InvalidParams, TaskNotCancelable, TaskNotFound, UnsupportedOperation } from "../../schemas/index.ts"
-import { fromWireError, isProtocolError, toWireError } from "../../schemas/error-catalogue.ts"
+import { fromWireError, isProtocolError, TaskTerminal, toWireError } from "../../schemas/error-catalogue.ts"
 import type { Agent } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
 import { defaultLogWindow } from "./event-log.ts"
@@ -29,7 +29,7 @@ import { untilFinal, withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
 import type { RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./task-host.ts"
 import { isTerminalTask } from "./task-store.ts"
-import type { CommandBody, SharedTasks, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
+import type { CommandBody, SharedTasks, TaskPage, TaskQuery, TaskRecord, TaskStore, TaskStoreFailure } from "./task-store.ts"
 
 export type { TaskChange } from "./task-host.ts"
 
@@ -77,6 +77,11 @@ export interface TaskRuntime {
   ) => Effect.Effect<Stream.Stream<SequencedEvent, ProtocolError>, ProtocolError>
   /** `tasks/get`. */
   readonly get: (params: TaskQueryParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
+  /**
+   * One page of the caller's own tasks (A2A 1.0 `ListTasks`), newest status first: the store's answer to
+   * the query with the caller as owner.
+   */
+  readonly list: (query: Omit<TaskQuery, "owner">, ctx: RequestContext) => Effect.Effect<TaskPage, ProtocolError>
   /** `tasks/cancel`: TaskNotCancelable (-32002) for any terminal task, `canceled` included. */
   readonly cancel: (params: TaskIdParams, ctx: RequestContext) => Effect.Effect<Task, ProtocolError>
   /**
@@ -446,7 +451,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         const found = yield* lookup(taskId, ctx.principal)
         if (isTerminalTask(found.task)) {
           return yield* Effect.fail(
-            new InvalidParams({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
+            new TaskTerminal({ message: `Task ${found.task.id} is ${found.task.status.state} and accepts no more messages` })
           )
         }
         if (message.contextId !== undefined && message.contextId !== found.task.contextId) {
@@ -747,6 +752,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       send,
       stream,
       get,
+      list: (query, ctx) => Effect.mapError(store.listTasks({ ...query, owner: ctx.principal.id }), storeFailed),
       cancel,
       resubscribe,
       setPushConfig: (params, ctx) =>

@@ -1,6 +1,6 @@
 import type { Effect, Option, Scope, Stream } from "effect"
 import { Data } from "effect"
-import type { PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
+import type { PushNotificationConfig, StreamResult, Task, TaskState } from "../../schemas/index.ts"
 import type { Sequenced } from "./event-log.ts"
 
 /**
@@ -89,6 +89,40 @@ export interface TaskListFilter {
   readonly contextId?: string
 }
 
+/** Where a page of {@link TaskStore.listTasks} ends: the last task's status timestamp and id. */
+export interface TaskCursor {
+  readonly timestamp: string
+  readonly id: string
+}
+
+/**
+ * A query of one principal's tasks (A2A 1.0 `ListTasks`): newest status first (ties by id, descending),
+ * filtered, from a cursor on, at most `limit` of them.
+ */
+export interface TaskQuery {
+  readonly owner: string
+  readonly contextId?: string
+  readonly state?: TaskState
+  /** ISO 8601 (as `toISOString` writes it): only tasks whose status timestamp is at or after it. */
+  readonly statusAfter?: string
+  /** The cursor of the previous page: only tasks after it in the order. */
+  readonly after?: TaskCursor
+  /** Most tasks in the page (1 or more; callers bound it). */
+  readonly limit: number
+}
+
+/** One page of a {@link TaskQuery}. */
+export interface TaskPage {
+  readonly tasks: ReadonlyArray<Task>
+  /** The cursor for the next page; absent on the last one. */
+  readonly next?: TaskCursor
+  /** How many tasks match the query's filters, on every page. */
+  readonly total: number
+}
+
+/** The sort key of a task in a {@link TaskQuery}: its status timestamp (`""` when it has none). */
+export const statusTimestampOf = (task: Task): string => task.status.timestamp ?? ""
+
 /**
  * Where tasks live between (and beyond) their actors. The runtime never assumes that the actor of a
  * stored task runs in its own process: it reads and writes through this interface with versions, so a
@@ -111,6 +145,8 @@ export interface TaskStore {
   ) => Effect.Effect<TaskRecord, VersionConflict | WriteRefused | TaskStoreFailure>
   /** Records matching the filter, oldest write first. */
   readonly list: (filter?: TaskListFilter) => Effect.Effect<ReadonlyArray<TaskRecord>, TaskStoreFailure>
+  /** One page of an owner's tasks (see {@link TaskQuery}); a durable store answers it with an index, not a scan. */
+  readonly listTasks: (query: TaskQuery) => Effect.Effect<TaskPage, TaskStoreFailure>
   /** Removes a record; true when it existed. */
   readonly delete: (taskId: string) => Effect.Effect<boolean, TaskStoreFailure>
   /**

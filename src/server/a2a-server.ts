@@ -1,6 +1,6 @@
 /**
- * `A2AServer`: an agent served over A2A's JSON-RPC binding, as a Web-standard handler or as
- * routes of an existing Effect HTTP router.
+ * `A2AServer`: an agent served over A2A's JSON-RPC and REST bindings, in A2A 0.3 and 1.0 (chosen per request
+ * by `A2A-Version`), as a Web-standard handler or as routes of an existing Effect HTTP router.
  *
  * @example
  * ```ts
@@ -11,17 +11,22 @@
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
 import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
-import { toWireError } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
-import { signCard } from "../card/sign-card.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
-import { cardBaseUrl } from "./card-base-url.ts"
-import { cardPaths, makeCardPublisher, publishCard, type CardSigning } from "./card-publisher.ts"
 import { makeAdmission } from "./admission.ts"
+import { cardPaths, makeCardPublisher, publishCard, renderCard, type CardSigning } from "./card-publisher.ts"
+import { cardRoute } from "./card-route.ts"
+import { jsonRpc03 } from "./json-rpc-dialect.ts"
+import type { CallContext } from "./method-handlers.ts"
+import type { ProtocolVersion } from "./negotiation.ts"
+import { rest03 } from "./rest/rest-v03.ts"
+import { jsonRpcV1 } from "./v1/json-rpc-v1.ts"
+import { makeV1Handlers } from "./v1/method-handlers-v1.ts"
+import { restV1 } from "./v1/rest-v1.ts"
 import { ioScheduler } from "./io-scheduler.ts"
 import { isRouteTarget } from "./request-target.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
@@ -125,7 +130,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       maxConfigs === undefined ? config.runtime : { ...config.runtime, maxPushConfigsPerTask: maxConfigs }
     )
     const streamsEnded = yield* Deferred.make<void>()
-    const facts = { rest: true, extendedCard: config.extendedCard !== undefined }
+    const facts = { rest: true, extendedCard: config.extendedCard !== undefined, tenant: options.tenant }
     const publisher = makeCardPublisher(card, options, facts, config.cardSigning)
 
     if (audit.enabled) {
@@ -144,18 +149,23 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       : undefined
 
     const extended = config.extendedCard
+    /** The extended card for a caller, in `version` (signed like the public card: a client that checks one can check the other). */
+    const extendedCardOf = (ctx: CallContext, version: ProtocolVersion) => {
+      const input = typeof extended === "function" ? extended!(ctx.principal) : extended!
+      return Effect.flatMap(ctx.baseUrl, (base) => renderCard(publishCard(completeCard(input), base, options, facts), version, facts, config.cardSigning))
+    }
     const handlers = makeMethodHandlers({
       runtime,
       card,
-      extendedCard: extended === undefined ? undefined : (ctx) => {
-        const input = typeof extended === "function" ? extended(ctx.principal) : extended
-        return Effect.flatMap(ctx.baseUrl, (base) => {
-          const published = publishCard(completeCard(input), base, options, facts)
-          // Signed like the public card: a client that checks one can check the other.
-          return config.cardSigning === undefined ? Effect.succeed(published) : Effect.orDie(signCard(published, config.cardSigning))
-        })
-      },
+      extendedCard: extended === undefined ? undefined : (ctx) => Effect.map(extendedCardOf(ctx, "0.3"), (c) => c as AgentCard),
       checkPushConfig: push?.check
+    })
+    const v1Handlers = makeV1Handlers({
+      handlers,
+      runtime,
+      card,
+      tenant: options.tenant,
+      extendedCard: extended === undefined ? undefined : (ctx) => Effect.map(extendedCardOf(ctx, "1.0"), (c) => JSON.stringify(c))
     })
     // A refusal is answered as a refusal even when its record fails (the failure is counted and logged).
     const principal = makePrincipalResolver(card, config.authentication, (refusal, target) =>
@@ -172,21 +182,10 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       : { methods: workflows.methods, route: workflows.routeExtensionMethod }
     // Every route with a body reads it through `admission` (media type, credentials, size, bytes in flight).
     const admission = makeAdmission(options, principal)
-    const routeDeps = { handlers, card, options, shutdown: Deferred.await(streamsEnded), principal, admission, audit }
-    const rpc = jsonRpcRoute({ ...routeDeps, extensionMethods })
-    // No URL to name without guessing (see card-base-url.ts): said once in the log, and to each caller.
-    let unknownOriginLogged = false
-    const cardJson = (request: HttpServerRequest.HttpServerRequest) =>
-      cardBaseUrl(request, options).pipe(
-        Effect.flatMap(publisher),
-        Effect.map((published) => HttpServerResponse.jsonUnsafe(published, { headers: { "access-control-allow-origin": "*" } })),
-        Effect.catch((error) =>
-          Effect.suspend(() => {
-            const log = unknownOriginLogged ? Effect.void : Effect.logError(error.message)
-            unknownOriginLogged = true
-            return Effect.as(log, HttpServerResponse.jsonUnsafe(toWireError(error), { status: 500 }))
-          }))
-      )
+    const routeDeps = { card, options, shutdown: Deferred.await(streamsEnded), principal, admission, audit }
+    const rpc = jsonRpcRoute({ ...routeDeps, dialects: { "0.3": jsonRpc03(handlers), "1.0": jsonRpcV1(v1Handlers) }, extensionMethods })
+    const rest = restRoute({ ...routeDeps, dialects: { "0.3": rest03(handlers), "1.0": restV1(v1Handlers, options.tenant) } })
+    const cardJson = cardRoute(publisher, options)
 
     const register = (router: HttpRouter.HttpRouter) =>
       Effect.gen(function* () {
@@ -197,7 +196,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
           router.add(method, path, (request) => isRouteTarget(request.url) ? onIoScheduler(handler(request)) : Effect.succeed(notRouted))
         yield* add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* add("GET", path, cardJson)
-        yield* add("*", restRoutePattern, restRoute(routeDeps))
+        yield* add("*", restRoutePattern, rest)
         if (push !== undefined) {
           const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
           yield* add("GET", "/.well-known/jwks.json", () => jwks)

@@ -4,7 +4,7 @@
  * before they look at the body (the request target is already checked for every route where routes are
  * registered, in `a2a-server.ts`).
  *
- * In order, each refusal a finished answer in the binding's error shape:
+ * In order, each refusal a finished answer in the route's error shape (its binding and A2A version):
  *
  * 1. a body's media type: a JSON one (see media-type.ts), else 415;
  * 2. the caller, as far as the headers tell (401, 403, 503: see `PrincipalResolver.beforeBody`), so an
@@ -20,21 +20,27 @@
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Effect } from "effect"
-import { Internal, InvalidRequest, type ProtocolError, toWireError } from "../../schemas/error-catalogue.ts"
+import { Internal, InvalidRequest, type ProtocolError } from "../../schemas/error-catalogue.ts"
 import type { PrincipalResolver } from "./authentication.ts"
 import { type BodyBudget, makeBodyBudget, readBody } from "./body.ts"
 import { isJsonMediaType } from "./media-type.ts"
+import type { ProtocolVersion } from "./negotiation.ts"
 import type { ResolvedServerOptions } from "./options.ts"
 
-/** The wire binding a refusal is written for. */
-export type Binding = "jsonrpc" | "rest"
+/** Who a route's refusals are written for, and how. */
+export interface AdmissionTarget {
+  readonly binding: "jsonrpc" | "rest"
+  readonly version: ProtocolVersion
+  /** The route's error answer, in its binding's and version's shape (a JSON-RPC error has id null: no body was read). */
+  readonly refuse: (error: ProtocolError, status: number, headers?: Record<string, string>) => HttpServerResponse.HttpServerResponse
+}
 
 /** The checks of the shared request path. */
 export interface Admission {
   /** The request's body, once the checks above passed; otherwise the answer that refuses it. */
   readonly admit: (
     request: HttpServerRequest.HttpServerRequest,
-    binding: Binding
+    target: AdmissionTarget
   ) => Effect.Effect<Uint8Array, HttpServerResponse.HttpServerResponse>
   /** Body bytes being received now, across requests. */
   readonly bodyBytesInFlight: () => number
@@ -51,43 +57,31 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
   return typeof Request !== "undefined" && request.source instanceof Request && request.source.body !== null
 }
 
-/** An error answer in the binding's shape: a JSON-RPC error response (id null: no body was read), or `{ code, message }`. */
-export const bindingError = (
-  binding: Binding,
-  error: ProtocolError,
-  status: number,
-  headers: Record<string, string> = {}
-): HttpServerResponse.HttpServerResponse => {
-  const wire = toWireError(error)
-  const body = binding === "jsonrpc" ? { jsonrpc: "2.0", id: null, error: wire } : wire
-  return HttpServerResponse.text(JSON.stringify(body), { status, contentType: "application/json", headers })
-}
-
 /** Builds the admission of a server. */
 export const makeAdmission = (options: ResolvedServerOptions, principal: PrincipalResolver): Admission => {
   const budget: BodyBudget = makeBodyBudget(options.maxBodyBytesInFlight)
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
-  const admit = (request: HttpServerRequest.HttpServerRequest, binding: Binding) =>
+  const admit = (request: HttpServerRequest.HttpServerRequest, target: AdmissionTarget) =>
     Effect.gen(function* () {
       const body = hasBody(request)
       if (body && !isJsonMediaType(request.headers["content-type"])) {
-        return yield* Effect.fail(bindingError(binding, new InvalidRequest({
+        return yield* Effect.fail(target.refuse(new InvalidRequest({
           message: "The request body must be sent as JSON: Content-Type application/json (or application/a2a+json, or another +json type; charset UTF-8)"
         }), 415))
       }
-      if (body) yield* principal.beforeBody(request, binding)
+      if (body) yield* principal.beforeBody(request, { binding: target.binding, version: target.version })
       return yield* readBody(request, options.maxBodyBytes, budget).pipe(
         Effect.mapError((failure) => {
           switch (failure._tag) {
             case "BodyTooLarge":
-              return bindingError(binding, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
+              return target.refuse(new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
             case "BodiesBusy":
-              return bindingError(binding, new Internal({
+              return target.refuse(new Internal({
                 message: "The server is receiving as many request bodies as it takes at once; try again shortly"
               }), 503, { "retry-after": "1" })
             case "BodyUnreadable":
-              return bindingError(binding, new InvalidRequest({ message: "The request body could not be read" }), 400)
+              return target.refuse(new InvalidRequest({ message: "The request body could not be read" }), 400)
           }
         })
       )

@@ -45,6 +45,8 @@ export interface RequestTarget extends AuthTarget {
   readonly id?: string | number | null
   /** The binding the refusal is written for. */
   readonly binding?: "jsonrpc" | "rest"
+  /** The protocol version the refusal is written for (default 0.3). */
+  readonly version?: "0.3" | "1.0"
 }
 
 /**
@@ -61,7 +63,7 @@ export interface PrincipalResolver {
    */
   readonly beforeBody: (
     request: HttpServerRequest.HttpServerRequest,
-    binding: "jsonrpc" | "rest"
+    target: Pick<RequestTarget, "binding" | "version">
   ) => Effect.Effect<void, HttpServerResponse.HttpServerResponse>
 }
 
@@ -110,7 +112,7 @@ export const makePrincipalResolver = (
     return facts
   }
   const refusalAnswer = (target: RequestTarget) => (refusal: AuthRefusal) =>
-    HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc" }))
+    HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc", version: target.version ?? "0.3" }))
 
   // Before the body: every target's requirements at once (the card's, each skill's); what passes one of
   // them may go on. A target that requires nothing admits anyone, and then so does this check.
@@ -125,10 +127,9 @@ export const makePrincipalResolver = (
       ...(options.realm !== undefined ? { realm: options.realm } : {})
     }
   const { authorize: _authorize, ...cardPolicy } = policy
-  const beforeBody = (request: HttpServerRequest.HttpServerRequest, binding: "jsonrpc" | "rest") => {
+  const beforeBody = (request: HttpServerRequest.HttpServerRequest, target: Pick<RequestTarget, "binding" | "version">) => {
     if (gate === undefined) return Effect.void
     const { authRequest, outcomes } = factsOf(request)
-    const target: RequestTarget = { binding }
     return authenticate(gate, authRequest, {}, outcomes).pipe(
       Effect.asVoid,
       // Refused for every target: answered as for the card's own requirements (their challenge, not every

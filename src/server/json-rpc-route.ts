@@ -1,18 +1,18 @@
 /**
- * The JSON-RPC endpoint: body limit, parsing, envelope and params decoding, extension
- * negotiation, dispatch, and the answer as JSON or as an SSE stream.
+ * The JSON-RPC endpoint: body limit, parsing, version negotiation, envelope and params decoding, extension
+ * negotiation, dispatch, and the answer as JSON or as an SSE stream. One endpoint serves both A2A versions:
+ * the request's `A2A-Version` picks the dialect (`json-rpc-dialect.ts`), and everything else is shared.
  *
- * Once a request names a streaming method, every answer to it — errors included, and refusals of its
- * envelope or params — is an SSE stream, because stream clients (the official JS client among them)
- * refuse a JSON reply. Only what comes before the method can be read stays JSON: a body that is not sent as
- * JSON (415), over the limit (413), beyond the bytes in flight (503), not UTF-8 or not JSON (-32700), and an
- * authentication refusal (401/403).
+ * On 0.3, once a request names a streaming method, every answer to it — errors included, and refusals of its
+ * envelope or params — is an SSE stream, because 0.3 stream clients (the official JS client among them)
+ * refuse a JSON reply. On 1.0 a refusal is a plain JSON-RPC response, as the spec's clients expect. Only what
+ * comes before the method can be read stays JSON on both: a body not sent as JSON (415), over the limit (413)
+ * or beyond the bytes in flight (503), one that is not UTF-8 or not JSON (-32700), and an authentication
+ * refusal (401/403).
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
 import {
-  decodeRequest,
-  type DecodedRequest,
   type DecodeRequestOptions,
   type ExtensionRequest,
   parseJsonBody,
@@ -25,7 +25,7 @@ import {
   type ProtocolError
 } from "../../schemas/error-catalogue.ts"
 import type { AgentCard } from "../../schemas/index.ts"
-import { methods, type MethodName } from "../../schemas/methods.ts"
+import { isV1MethodName } from "../../schemas/v1/methods.ts"
 import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver, type RequestTarget } from "./authentication.ts"
@@ -33,15 +33,18 @@ import type { Admission } from "./admission.ts"
 import { utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
-import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "./extensions.ts"
-import { errorResponse, successResponse, type RequestId } from "./json-rpc-envelope.ts"
-import type { CallContext, MethodHandlers } from "./method-handlers.ts"
+import { negotiateExtensions, requestedExtensions } from "./extensions.ts"
+import { successResponse, type RequestId } from "./json-rpc-envelope.ts"
+import type { DecodedCoreCall, JsonRpcDialect } from "./json-rpc-dialect.ts"
+import type { CallContext } from "./method-handlers.ts"
+import { negotiateVersion, type ProtocolVersion } from "./negotiation.ts"
 import type { ResolvedServerOptions } from "./options.ts"
 import { errorFrame, sseBody, sseHeaders } from "./sse-writer.ts"
 
 /** What the endpoint needs. */
 export interface JsonRpcRouteDeps {
-  readonly handlers: MethodHandlers
+  /** The binding of each version; the request's `A2A-Version` picks one. */
+  readonly dialects: { readonly [V in ProtocolVersion]: JsonRpcDialect }
   readonly card: AgentCard
   readonly options: ResolvedServerOptions
   /** Ends every open stream when the server shuts down. */
@@ -64,21 +67,14 @@ export interface ExtensionMethods {
 const json = (body: string, status = 200, headers?: Record<string, string>) =>
   HttpServerResponse.text(body, { status, contentType: "application/json", ...(headers ? { headers } : {}) })
 
-const jsonError = (id: RequestId, error: ProtocolError, status = 200) => json(errorResponse(id, error), status)
+const jsonError = (dialect: JsonRpcDialect, id: RequestId, error: ProtocolError, status = 200, headers?: Record<string, string>) =>
+  json(dialect.errorResponse(id, error), status, headers)
 
 /** Turns a failure or defect of a method into a wire error; defects never show their cause. */
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
   const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   if (failure !== undefined && isProtocolError(failure)) return failure
   return new Internal({ message: "Internal error" })
-}
-
-/** The task a request concerns, for the audit trail: named in the params or created by the call. */
-const taskIdOf = (params: unknown, result: unknown): string | undefined => {
-  const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
-  const r = result as { kind?: unknown; id?: unknown } | undefined
-  const candidate = p?.id ?? p?.taskId ?? p?.message?.taskId ?? (r?.kind === "task" ? r.id : undefined)
-  return typeof candidate === "string" ? candidate : undefined
 }
 
 /** What a request record says besides its kind and principal. */
@@ -91,51 +87,82 @@ interface RequestFields {
   readonly taskId?: string | undefined
 }
 
+type Decoded = DecodedCoreCall | ExtensionRequest | RequestFailure
+
 /**
  * A request body decoded once, before anything else looks at it: authentication, skill selection and the
- * method all read this one value, so none of them can see a different request than the others.
+ * method all read this one value, so none of them can see a different request than the others. The dialect
+ * is the negotiated version's; when the version is not supported, the one whose method names the body uses,
+ * so the refusal is written in the shape the client reads.
  */
 const decodeBody = (
   bytes: Uint8Array,
+  dialects: JsonRpcRouteDeps["dialects"],
+  version: ProtocolVersion | undefined,
   options: DecodeRequestOptions
-): { readonly decoded: DecodedRequest | ExtensionRequest | RequestFailure; readonly method?: string } => {
+): { readonly dialect: JsonRpcDialect; readonly decoded: Decoded; readonly method?: string } => {
   const text = utf8(bytes)
-  if (text === undefined) return { decoded: { _tag: "Failure", id: null, error: new JSONParse({ message: "Request body is not valid UTF-8" }) } }
+  const fallback = dialects[version ?? "0.3"]
+  if (text === undefined) return { dialect: fallback, decoded: { _tag: "Failure", id: null, error: new JSONParse({ message: "Request body is not valid UTF-8" }) } }
   const parsed = parseJsonBody(text)
-  if (parsed._tag === "Failure") return parsed.method === undefined ? { decoded: parsed } : { decoded: parsed, method: parsed.method }
-  const decoded = decodeRequest(parsed.value, options)
+  if (parsed._tag === "Failure") {
+    const dialect = version === undefined && parsed.method !== undefined && isV1MethodName(parsed.method) ? dialects["1.0"] : fallback
+    return parsed.method === undefined ? { dialect, decoded: parsed } : { dialect, decoded: parsed, method: parsed.method }
+  }
+  const named = version ?? namedVersion(parsed.value)
+  const dialect = dialects[named]
+  const decoded = dialect.decode(parsed.value, options)
   // A refused request still names its method to the authorization hook, as far as the envelope says.
-  return decoded.method === undefined ? { decoded } : { decoded, method: decoded.method }
+  return decoded.method === undefined ? { dialect, decoded } : { dialect, decoded, method: decoded.method }
 }
 
-/** Whether `method` is a core method answered in SSE: then so is every error of a request naming it. */
-const isStreamingMethod = (method: string | undefined): boolean =>
-  method !== undefined && Object.hasOwn(methods, method) && methods[method as MethodName].streaming
+/** The version whose method a body names: 1.0 for a 1.0 method name, else 0.3. */
+const namedVersion = (body: unknown): ProtocolVersion => {
+  const method = typeof body === "object" && body !== null ? (body as { readonly method?: unknown }).method : undefined
+  return typeof method === "string" && isV1MethodName(method) ? "1.0" : "0.3"
+}
 
-const sseError = (id: RequestId, error: ProtocolError) =>
-  HttpServerResponse.uint8Array(errorFrame(id, error), { headers: sseHeaders })
+const sseError = (dialect: JsonRpcDialect, id: RequestId, error: ProtocolError) =>
+  HttpServerResponse.uint8Array(errorFrame(id, error, dialect), { headers: sseHeaders })
+
+/** How a refusal of a request naming `method` is answered: in SSE for a 0.3 streaming method, else as JSON. */
+const refusal = (dialect: JsonRpcDialect, method: string | undefined, id: RequestId, error: ProtocolError) =>
+  dialect.refusalsInSse && method !== undefined && dialect.isStreaming(method) ? sseError(dialect, id, error) : jsonError(dialect, id, error)
 
 /** Who a request claims to be for the resolver: its id, method and the skill its decoded params name. */
 const targetOf = (card: AgentCard, body: ReturnType<typeof decodeBody>): RequestTarget => {
-  const { decoded, method } = body
+  const { decoded, method, dialect } = body
+  // The skill is read from the model's params: a 1.0 message's metadata is the same member.
   const skill = decoded._tag === "Failure" ? undefined : requestedSkill(card, decoded.params)
-  return { id: decoded.id, ...(method !== undefined ? { method } : {}), ...(skill !== undefined ? { skill } : {}) }
+  return {
+    id: decoded.id,
+    version: dialect.version,
+    ...(method !== undefined ? { method } : {}),
+    ...(skill !== undefined ? { skill } : {})
+  }
 }
 
 /** Builds the handler of `POST <rpcPath>`. */
 export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
-  const { handlers, options } = deps
+  const { dialects, options } = deps
   const extensions = deps.card.capabilities.extensions ?? []
   const decodeOptions: DecodeRequestOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
+      const negotiated = negotiateVersion(request)
+      const asked = negotiated._tag === "Version" ? negotiated.version : undefined
       // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
-      const read = yield* Effect.result(deps.admission.admit(request, "jsonrpc"))
+      const read = yield* Effect.result(deps.admission.admit(request, {
+        binding: "jsonrpc",
+        version: asked ?? "0.3",
+        refuse: (error, status, headers) => jsonError(dialects[asked ?? "0.3"], null, error, status, headers)
+      }))
       if (read._tag === "Failure") return read.failure
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
-      const body = decodeBody(read.success, decodeOptions)
+      const body = decodeBody(read.success, dialects, asked, decodeOptions)
+      const dialect = body.dialect
       const authenticated = yield* Effect.result(deps.principal(request, targetOf(deps.card, body)))
       if (authenticated._tag === "Failure") return authenticated.failure
       const principal = authenticated.success
@@ -148,22 +175,27 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           : Effect.void
 
       const { decoded } = body
-      if (decoded._tag === "Failure") {
+      // A version this server does not speak is refused like a bad envelope: after authentication, in the
+      // shape of the dialect the body looks like.
+      const refusedEarly = negotiated._tag === "Unsupported" ? negotiated.error : decoded._tag === "Failure" ? decoded.error : undefined
+      if (refusedEarly !== undefined) {
         const recorded = yield* Effect.result(recordRequest({
           method: body.method ?? "",
           outcome: "error",
-          errorCode: decoded.error.code,
+          errorCode: refusedEarly.code,
           durationMs: 0,
           requestId: decoded.id
         }))
-        const error = recorded._tag === "Failure" ? recorded.failure : decoded.error
-        return isStreamingMethod(body.method) ? sseError(decoded.id, error) : jsonError(decoded.id, error)
+        const error = recorded._tag === "Failure" ? recorded.failure : refusedEarly
+        return refusal(dialect, body.method, decoded.id, error)
       }
+      if (decoded._tag === "Failure") return refusal(dialect, body.method, decoded.id, decoded.error) // unreachable: refused above
       const { id, method } = decoded
-      const streaming = decoded._tag === "Request" && methods[decoded.method].streaming
-      const answerError = (error: ProtocolError) => (streaming ? sseError(id, error) : jsonError(id, error))
+      const streaming = decoded._tag === "Request" && dialect.isStreaming(decoded.method)
+      const answerError = (error: ProtocolError) =>
+        streaming && dialect.refusalsInSse ? sseError(dialect, id, error) : jsonError(dialect, id, error)
 
-      const negotiation = negotiateExtensions(extensions, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
+      const negotiation = negotiateExtensions(extensions, requestedExtensions(request.headers), dialect.extensionRequired)
       if (negotiation._tag === "Refused") {
         // Refused before any work, but still a request of an authenticated principal: the trail keeps it.
         const recorded = yield* Effect.result(recordRequest({
@@ -172,7 +204,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           errorCode: negotiation.error.code,
           durationMs: 0,
           requestId: id,
-          taskId: taskIdOf(decoded.params, undefined)
+          taskId: dialect.taskIdOf(decoded.params, undefined)
         }))
         return answerError(recorded._tag === "Failure" ? recorded.failure : negotiation.error)
       }
@@ -186,7 +218,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         if (admitted._tag === "Failure") refused = admitted.failure
       }
       const echo: Record<string, string> = negotiation.uris.length > 0
-        ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") }
+        ? { [dialect.extensionsHeader]: negotiation.uris.join(", ") }
         : {}
 
       const lastEventHeader = request.headers["last-event-id"]
@@ -202,12 +234,17 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       }
       const handler = decoded._tag === "Extension"
         ? (params: unknown, c: CallContext) => deps.extensionMethods!.route(method, params, c)
-        : handlers[decoded.method] as (params: unknown, c: CallContext) => Effect.Effect<unknown, ProtocolError>
+        : dialect.handler(decoded.method)
       const started = deps.audit.enabled ? yield* Clock.currentTimeMillis : 0
       // One Exit instead of a tapDefect/sandbox/mapError/either chain: fewer wrappers on every request.
       const exit = refused !== undefined
         ? Exit.fail(refused)
-        : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", { "a2a.method": method, "a2a.binding": "jsonrpc", "a2a.principal": principal.id }))
+        : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", {
+          "a2a.method": method,
+          "a2a.binding": "jsonrpc",
+          "a2a.version": dialect.version,
+          "a2a.principal": principal.id
+        }))
       if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
       const outcome: Result.Result<unknown, ProtocolError> = Exit.isSuccess(exit)
         ? Result.succeed(exit.value)
@@ -220,21 +257,22 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           // The wall clock may step back; a negative duration would not fit the record.
           durationMs: Math.max(0, (yield* Clock.currentTimeMillis) - started),
           requestId: id,
-          taskId: taskIdOf(decoded.params, outcome._tag === "Success" ? outcome.success : undefined)
+          taskId: dialect.taskIdOf(decoded.params, outcome._tag === "Success" ? outcome.success : undefined)
         }))
         if (recorded._tag === "Failure") return answerError(refused ?? recorded.failure)
       }
       if (outcome._tag === "Failure") return answerError(outcome.failure)
-      if (!streaming) return json(successResponse(id, outcome.success), 200, echo)
+      if (!streaming) {
+        // An extension method answers plain JSON, whatever the version.
+        const text = decoded._tag === "Extension" ? successResponse(id, outcome.success) : dialect.successResponse(id, outcome.success)
+        return json(text, 200, echo)
+      }
       const events = outcome.success as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
       return HttpServerResponse.stream(
-        sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+        sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
         { headers: { ...sseHeaders, ...echo } }
       )
     }).pipe(
-      Effect.catchCause(() => Effect.succeed(jsonError(null, new Internal({ message: "Internal error" }), 500)))
+      Effect.catchCause(() => Effect.succeed(jsonError(dialects["0.3"], null, new Internal({ message: "Internal error" }), 500)))
     ) as Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
-
-/** The method names a request may use, for documentation and routing of extension methods. */
-export const coreMethods = Object.keys(methods) as ReadonlyArray<MethodName>

@@ -11,9 +11,10 @@ import {
   UnsupportedOperation,
   type ProtocolError
 } from "../../schemas/error-catalogue.ts"
-import type { AgentCard, MessageSendParams, PushNotificationConfig } from "../../schemas/index.ts"
+import type { AgentCard, MessageSendParams, PushNotificationConfig, TaskPushNotificationConfig } from "../../schemas/index.ts"
 import type { MethodName, methods } from "../../schemas/methods.ts"
 import type { RequestContext, SequencedEvent, TaskRuntime } from "../runtime/task-runtime.ts"
+import { withoutPushVersion } from "./push-dialect.ts"
 import type { Schema } from "effect"
 
 type Params<M extends MethodName> = Schema.Schema.Type<(typeof methods)[M]["params"]>
@@ -52,6 +53,12 @@ const streamingOff = (method: string) =>
 const pushOff = () =>
   Effect.fail(new PushNotificationNotSupported({ message: "This agent does not support push notifications" }))
 
+/** A stored config as a 0.3 answer shows it (the version it was registered in is not part of it). */
+const shown = (c: TaskPushNotificationConfig): TaskPushNotificationConfig => {
+  const config = withoutPushVersion(c.pushNotificationConfig)
+  return config === c.pushNotificationConfig ? c : { taskId: c.taskId, pushNotificationConfig: config }
+}
+
 /** Builds the handlers, gating each method on the capability that enables it. */
 export const makeMethodHandlers = ({ runtime, card, extendedCard, checkPushConfig }: HandlerDeps): MethodHandlers => {
   const streaming = card.capabilities.streaming === true
@@ -73,9 +80,10 @@ export const makeMethodHandlers = ({ runtime, card, extendedCard, checkPushConfi
     "tasks/resubscribe": (params, ctx) =>
       streaming ? runtime.resubscribe(params, ctx, ctx.lastEventId) : streamingOff("tasks/resubscribe"),
     "tasks/pushNotificationConfig/set": (params, ctx) =>
-      push ? Effect.andThen(checked(params.pushNotificationConfig), runtime.setPushConfig(params, ctx)) : pushOff(),
-    "tasks/pushNotificationConfig/get": (params, ctx) => (push ? runtime.getPushConfig(params, ctx) : pushOff()),
-    "tasks/pushNotificationConfig/list": (params, ctx) => (push ? runtime.listPushConfigs(params, ctx) : pushOff()),
+      push ? Effect.map(Effect.andThen(checked(params.pushNotificationConfig), runtime.setPushConfig(params, ctx)), shown) : pushOff(),
+    "tasks/pushNotificationConfig/get": (params, ctx) => (push ? Effect.map(runtime.getPushConfig(params, ctx), shown) : pushOff()),
+    "tasks/pushNotificationConfig/list": (params, ctx) =>
+      push ? Effect.map(runtime.listPushConfigs(params, ctx), (cs) => cs.map(shown)) : pushOff(),
     "tasks/pushNotificationConfig/delete": (params, ctx) =>
       push ? Effect.as(runtime.deletePushConfig(params, ctx), null) : pushOff(),
     "agent/getAuthenticatedExtendedCard": (_params, ctx) =>

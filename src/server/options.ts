@@ -32,6 +32,20 @@ export interface A2AServerOptions {
   readonly heartbeatMs?: number
   /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
   readonly shutdownGraceMs?: number
+  /**
+   * Which card a card request without `A2A-Version` gets (a request that names a version gets that
+   * version's card). Default `"0.3"`: the spec reads a header-less request as 0.3, every 0.3 client sends
+   * none, and every 1.x SDK sends `A2A-Version`; the 0.3 card also lists the 1.0 interfaces. `"1.0"` for
+   * readers that send no header yet refuse 0.3's fields, such as the official 1.0 conformance kit.
+   */
+  readonly cardVersion?: "0.3" | "1.0"
+  /**
+   * The tenant this server is addressed as (A2A 1.0's `tenant`: an opaque routing name, e.g. set by a gateway
+   * that serves several agents under one host). The 1.0 interfaces of the card name it; 1.0 requests may name
+   * it (in params, or as the `/{tenant}` REST prefix) or name none. Any other tenant is refused: there are no
+   * namespaces of tasks inside one server. Default: none, and every request naming a tenant is refused.
+   */
+  readonly tenant?: string
 }
 
 /** Options with every default applied. */
@@ -43,6 +57,8 @@ export interface ResolvedServerOptions {
   readonly maxBodyBytesInFlight: number
   readonly heartbeatMs: number
   readonly shutdownGraceMs: number
+  readonly cardVersion: "0.3" | "1.0"
+  readonly tenant: string | undefined
 }
 
 /** Default request-body limit: 10 MiB. */
@@ -61,7 +77,9 @@ export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedSe
     maxBodyBytes,
     maxBodyBytesInFlight: Math.max(options.maxBodyBytesInFlight ?? defaultMaxBodyBytesInFlight, maxBodyBytes),
     heartbeatMs: options.heartbeatMs ?? 15_000,
-    shutdownGraceMs: options.shutdownGraceMs ?? 5_000
+    shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
+    cardVersion: options.cardVersion ?? "0.3",
+    tenant: options.tenant === "" ? undefined : options.tenant
   }
 }
 

@@ -7,14 +7,17 @@ import { InvalidParams, type ProtocolError } from "../../schemas/error-catalogue
 import type { PushNotificationConfig } from "../../schemas/index.ts"
 import type { AuditEventInput } from "../audit/audit-event.ts"
 import { checkPushConfig } from "../push/config-check.ts"
-import { PushSender, type QueueLimits } from "../push/delivery-queue.ts"
+import { PushSender, type PushPayload, type QueueLimits, taskPayload } from "../push/delivery-queue.ts"
 import { jwksResponse, makePushKeySet, type PushKeySet } from "../push/jwks.ts"
 import type { PushEvent } from "../push/push-events.ts"
 import { fetchTransport, type PushTransport } from "../push/push-transport.ts"
 import type { RetryOptions } from "../push/retry-policy.ts"
-import { makePushSigner } from "../push/signer.ts"
+import { makePushSigner, type PushSigner, tokenOnlySigner } from "../push/signer.ts"
 import { makeUrlGuard, type DnsResolver } from "../push/url-guard.ts"
 import type { TaskRuntime } from "../runtime/task-runtime.ts"
+import type { Task } from "../../schemas/index.ts"
+import { taskJson } from "../../schemas/v1/v1-json.ts"
+import { pushVersionOf } from "./push-dialect.ts"
 
 /** How the server delivers push notifications (used when the card declares `pushNotifications`). */
 export interface PushOptions {
@@ -57,6 +60,25 @@ export interface PushService {
   readonly shutdown: Effect.Effect<void>
 }
 
+/**
+ * A notification in the version its config was registered in: 0.3, the Task as JSON; 1.0, a
+ * `StreamResponse` holding the Task, as `application/a2a+json` (spec 1.0 §4.3.3).
+ */
+const payloadFor = (task: Task, config: PushNotificationConfig): PushPayload =>
+  pushVersionOf(config) === "1.0" ? { body: `{"task":${taskJson(task)}}`, contentType: "application/a2a+json" } : taskPayload(task)
+
+/**
+ * The authentication of a notification: our signed JWT (`Authorization: Bearer`), as on 0.3, unless a 1.0
+ * config gives credentials, which 1.0 says must be sent as `Authorization: <scheme> <credentials>`.
+ */
+const versionedSigner = (signer: PushSigner): PushSigner => ({
+  headers: (input) => {
+    const auth = input.config.authentication
+    const given = pushVersionOf(input.config) === "1.0" && auth?.schemes[0] !== undefined && (auth.credentials ?? "") !== ""
+    return given ? tokenOnlySigner.headers(input) : signer.headers(input)
+  }
+})
+
 const noResolver: DnsResolver = (host) =>
   Promise.reject(new Error(`no DNS resolver is configured, so ${host} cannot be checked; pass push.resolveDns`))
 
@@ -73,7 +95,8 @@ export const makePushService = (
     const sender = yield* PushSender.make({
       transport: options.transport ?? fetchTransport(),
       guard,
-      signer: makePushSigner({ issuer: options.issuer ?? issuer, keys }),
+      signer: versionedSigner(makePushSigner({ issuer: options.issuer ?? issuer, keys })),
+      payload: payloadFor,
       onEvent: (event) => Effect.forEach(toAudit(event), audit, { discard: true }),
       ...(options.retry !== undefined ? { retry: options.retry } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),

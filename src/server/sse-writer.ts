@@ -18,6 +18,17 @@ export interface SequencedFrame {
   readonly event: unknown
 }
 
+/** How one protocol version writes the events of a stream and the error that ends one. */
+export interface SseFormat {
+  /** A serializer for the events of one stream (it may cache what the stream's events share). */
+  readonly eventJson: () => (event: never) => string
+  /** A whole JSON-RPC error response. */
+  readonly errorResponse: (id: RequestId, error: ProtocolError) => string
+}
+
+/** A2A 0.3: each event is the bare model event (`kind`, `final`), written by {@link makeEventJson}. */
+export const sse03: SseFormat = { eventJson: makeEventJson, errorResponse }
+
 /** Options of {@link sseBody}. */
 export interface SseOptions {
   /** Idle time after which a `: ping` comment is written; 0 turns heartbeats off. */
@@ -39,9 +50,9 @@ const eventsPerEncode = 32
  * buffer, then copied out once: encoding one long concatenation costs more in flattening the string
  * than in encoding it, and one encoder call per event costs a call each.
  */
-const framer = (id: RequestId) => {
+const framer = (id: RequestId, format: SseFormat) => {
   const prefix = `data: ${resultPrefix(id)}`
-  const json = makeEventJson()
+  const json = format.eventJson() as (event: unknown) => string
   return (frames: ReadonlyArray<SequencedFrame>): Uint8Array => {
     let buffer = scratch
     let used = 0
@@ -71,9 +82,10 @@ const framer = (id: RequestId) => {
 export const sseBody = (
   id: RequestId,
   events: Stream.Stream<SequencedFrame, ProtocolError>,
-  options: SseOptions
+  options: SseOptions,
+  format: SseFormat = sse03
 ): Stream.Stream<Uint8Array> => {
-  const frame = framer(id)
+  const frame = framer(id, format)
   const endWithError = Stream.catchCause((cause: Cause.Cause<ProtocolError>) => {
     // A client that went away interrupts the writer: nothing is left to write to.
     if (Cause.hasInterruptsOnly(cause)) return Stream.failCause(cause as Cause.Cause<never>)
@@ -81,7 +93,7 @@ export const sseBody = (
     const error = failure !== undefined && isProtocolError(failure)
       ? failure
       : new Internal({ message: "The stream ended because of an internal error" })
-    return Stream.succeed(errorFrame(id, error))
+    return Stream.succeed(errorFrame(id, error, format))
   })
   if (options.heartbeatMs <= 0) {
     return events.pipe(Stream.mapArray((chunk) => [frame(chunk)] as const), endWithError)
@@ -114,8 +126,8 @@ export const sseBody = (
 }
 
 /** A single SSE event carrying a JSON-RPC error response. */
-export const errorFrame = (id: RequestId, error: ProtocolError): Uint8Array =>
-  encoder.encode(`data: ${errorResponse(id, error)}\n\n`)
+export const errorFrame = (id: RequestId, error: ProtocolError, format: SseFormat = sse03): Uint8Array =>
+  encoder.encode(`data: ${format.errorResponse(id, error)}\n\n`)
 
 /** Response headers of every SSE answer. */
 export const sseHeaders = {

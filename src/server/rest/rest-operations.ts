@@ -23,13 +23,15 @@ import type { RestOperation } from "./rest-paths.ts"
 /** What a successful operation answers. */
 export type RestOutcome =
   | { readonly _tag: "Json"; readonly body: unknown }
+  /** JSON already written (the 1.0 writers), with the task it concerns for the audit trail. */
+  | { readonly _tag: "Text"; readonly json: string; readonly taskId?: string }
   | { readonly _tag: "Empty" }
   | { readonly _tag: "Stream"; readonly events: Stream.Stream<SequencedEvent, ProtocolError> }
 
 /** An operation ready to run: params decoded, handler chosen. */
 export interface PreparedCall {
   /** The JSON-RPC method behind the operation (for authorization, audit and spans). */
-  readonly method: MethodName
+  readonly method: string
   /** The decoded params (for the audit trail and skill-level security). */
   readonly params: unknown
   readonly run: (ctx: CallContext) => Effect.Effect<RestOutcome, ProtocolError>

@@ -6,6 +6,7 @@
  * here. Path segments are percent-decoded before the action suffix is read, so `:cancel` and `%3Acancel`
  * both work; a task id reaches the handlers decoded.
  */
+import type { RestMatch as Match } from "./rest-dialect.ts"
 
 /** One REST operation with the ids its path carries. */
 export type RestOperation =
@@ -21,11 +22,7 @@ export type RestOperation =
   | { readonly op: "deletePushConfig"; readonly taskId: string; readonly configId: string }
 
 /** The outcome of matching a request line. */
-export type RestMatch =
-  | { readonly _tag: "Matched"; readonly operation: RestOperation }
-  | { readonly _tag: "NotFound"; readonly message: string }
-  | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
-  | { readonly _tag: "BadPath" }
+export type RestMatch = Match<RestOperation>
 
 /** The prefix every REST route lives under. */
 export const REST_PREFIX = "/v1/"

@@ -1,15 +1,15 @@
 /**
- * The REST (HTTP+JSON) binding: every `/v1` operation of A2A 0.3.0, served by the same method handlers,
- * authentication, extension negotiation and audit trail as JSON-RPC.
+ * The REST (HTTP+JSON) binding of both A2A versions, served by the same method handlers, authentication,
+ * extension negotiation and audit trail as JSON-RPC. The request's `A2A-Version` picks the dialect: 0.3's
+ * `/v1/…` routes (`rest-v03.ts`) or 1.0's routes without a prefix and with an optional `/{tenant}`
+ * (`v1/rest-v1.ts`). The header, not the path, decides, since a 1.0 tenant named `v1` is a 0.3 path.
  *
- * Input is accepted in plain A2A JSON and in the protobuf JSON mapping (either field spelling); output is
- * the protobuf JSON mapping in camelCase, which is what the official JS SDK's REST client parses. An error
- * is the catalogue's HTTP status with `{ code, message, data? }` as body (what that client reads); a
- * stream's errors after its first byte are `event: error` frames with the same object.
+ * An error is the dialect's HTTP status and body; a stream's errors after its first byte are `event: error`
+ * frames with the same body.
  *
  * @example
  * ```ts
- * yield* router.add("*", restRoutePattern, restRoute({ handlers, card, options, shutdown, principal, audit }))
+ * yield* router.add("*", restRoutePattern, restRoute({ dialects, card, options, shutdown, principal, audit }))
  * ```
  */
 import { traced } from "../../runtime/tracing.ts"
@@ -21,26 +21,26 @@ import {
   InvalidRequest,
   isProtocolError,
   MethodNotFound,
-  type ProtocolError,
-  toWireError
+  type ProtocolError
 } from "../../../schemas/error-catalogue.ts"
 import type { Admission } from "../admission.ts"
 import type { AuditTrail } from "../audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
 import { cardBaseUrl } from "../card-base-url.ts"
-import { EXTENSIONS_HEADER, negotiateExtensions, parseExtensionsHeader } from "../extensions.ts"
-import type { CallContext, MethodHandlers } from "../method-handlers.ts"
+import { negotiateExtensions, requestedExtensions } from "../extensions.ts"
+import type { CallContext } from "../method-handlers.ts"
+import { negotiateVersion, type ProtocolVersion } from "../negotiation.ts"
 import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
 import { requestUrl } from "../request-url.ts"
+import type { RestDialect } from "./rest-dialect.ts"
 import { type JsonBody, jsonBodyOf } from "./rest-body.ts"
-import { bodyRule, methodOf, prepareCall, type RestOutcome } from "./rest-operations.ts"
-import { matchRestRoute } from "./rest-paths.ts"
-import { restSseBody } from "./rest-sse.ts"
+import type { RestOutcome } from "./rest-operations.ts"
 
 /** What the REST binding needs: the same as the JSON-RPC endpoint, so one object can serve both. */
 export interface RestRouteDeps {
-  readonly handlers: MethodHandlers
+  /** The binding of each version; the request's `A2A-Version` picks one. */
+  readonly dialects: { readonly [V in ProtocolVersion]: RestDialect<any> }
   /** The agent's card: its extensions are negotiated, its skills' security applied. */
   readonly card: AgentCard
   readonly options: ResolvedServerOptions
@@ -54,18 +54,13 @@ export interface RestRouteDeps {
 }
 
 /**
- * The router pattern the binding is registered under: one catch-all route under `/v1/`, dispatched by
- * `matchRestRoute` (the router's own syntax would read the `:` of `message:send` as a parameter).
+ * The router pattern the binding is registered under: one catch-all route, dispatched by the dialect's
+ * matcher (the router's own syntax would read the `:` of `message:send` as a parameter). Static routes (the
+ * JSON-RPC endpoint, the cards, the JWKS) take precedence over it.
  */
-export const restRoutePattern = "/v1/*"
+export const restRoutePattern = "/*"
 
 type Headers = Record<string, string>
-
-const json = (value: unknown, status: number, headers: Headers = {}) =>
-  HttpServerResponse.text(JSON.stringify(value), { status, contentType: "application/json", headers })
-
-const errorJson = (error: ProtocolError, status: number = error.httpStatus, headers: Headers = {}) =>
-  json(toWireError(error), status, headers)
 
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
   const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
@@ -77,26 +72,33 @@ const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
 const taskIdOf = (params: unknown, outcome: RestOutcome | undefined): string | undefined => {
   const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
   const body = outcome?._tag === "Json" ? (outcome.body as { task?: { id?: unknown } } | undefined) : undefined
-  const candidate = p?.id ?? p?.taskId ?? p?.message?.taskId ?? body?.task?.id
+  const written = outcome?._tag === "Text" ? outcome.taskId : undefined
+  const candidate = p?.taskId ?? p?.message?.taskId ?? p?.id ?? body?.task?.id ?? written
   return typeof candidate === "string" ? candidate : undefined
 }
 
-/** Builds the handler of every `/v1/*` request. */
+/** Builds the handler of every REST request. */
 export const restRoute = (deps: RestRouteDeps) => {
-  const { handlers, options, audit } = deps
+  const { dialects, options, audit } = deps
   const declared = deps.card.capabilities.extensions ?? []
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
+      const negotiated = negotiateVersion(request)
       const url = requestUrl(request.url)
-      const match = matchRestRoute(request.method, url.pathname)
+      // An unsupported version is refused in the shape of the routes the path belongs to.
+      const dialect: RestDialect<any> = negotiated._tag === "Version"
+        ? dialects[negotiated.version]
+        : dialects["0.3"].match(request.method, url.pathname)._tag === "Matched" ? dialects["0.3"] : dialects["1.0"]
+      if (negotiated._tag === "Unsupported") return dialect.errorResponse(negotiated.error)
+      const match = dialect.match(request.method, url.pathname)
       switch (match._tag) {
         case "BadPath":
-          return errorJson(new InvalidRequest({ message: "The request path is not valid percent-encoding" }), 400)
+          return dialect.errorResponse(new InvalidRequest({ message: "The request path is not valid percent-encoding" }), 400)
         case "NotFound":
-          return errorJson(new MethodNotFound({ message: match.message }), 404)
+          return dialect.errorResponse(new MethodNotFound({ message: match.message }), 404)
         case "MethodNotAllowed":
-          return errorJson(
+          return dialect.errorResponse(
             new MethodNotFound({ message: `${request.method.slice(0, 10)} is not allowed here; use ${match.allow.join(" or ")}` }),
             405,
             { allow: match.allow.join(", ") }
@@ -104,20 +106,29 @@ export const restRoute = (deps: RestRouteDeps) => {
       }
       const { operation } = match
 
-      const rule = bodyRule(operation.op)
+      const rule = dialect.bodyRule(operation)
       let body: JsonBody = Result.succeed(undefined)
       if (rule !== "none") {
         // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
-        const read = yield* Effect.result(deps.admission.admit(request, "rest"))
+        const read = yield* Effect.result(deps.admission.admit(request, {
+          binding: "rest",
+          version: dialect.version,
+          refuse: (error, status, headers) => dialect.errorResponse(error, status, headers)
+        }))
         if (read._tag === "Failure") return read.failure
         body = jsonBodyOf(read.success, rule === "required")
       }
       // The body is decoded once, and who is calling is settled before anything about it is answered: an
       // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.
-      const prepared = Result.flatMap(body, (value) => prepareCall(handlers, operation, value, url.searchParams))
+      const prepared = Result.flatMap(body, (value) => dialect.prepare(operation, value, url.searchParams))
       const skill = Result.isSuccess(prepared) ? requestedSkill(deps.card, prepared.success.params) : undefined
       const authenticated = yield* Effect.result(
-        deps.principal(request, { method: methodOf[operation.op], binding: "rest", ...(skill === undefined ? {} : { skill }) })
+        deps.principal(request, {
+          method: dialect.methodOf(operation),
+          binding: "rest",
+          version: dialect.version,
+          ...(skill === undefined ? {} : { skill })
+        })
       )
       if (authenticated._tag === "Failure") return authenticated.failure
       const principal = authenticated.success
@@ -139,12 +150,12 @@ export const restRoute = (deps: RestRouteDeps) => {
       }
       const refuse = (method: string, error: ProtocolError, params: unknown) =>
         Effect.map(Effect.result(recordRequest(method, Result.fail(error), params, 0)), (recorded) =>
-          errorJson(recorded._tag === "Failure" ? recorded.failure : error))
+          dialect.errorResponse(recorded._tag === "Failure" ? recorded.failure : error))
 
-      if (prepared._tag === "Failure") return yield* refuse(methodOf[operation.op], prepared.failure, Result.getOrUndefined(body))
+      if (prepared._tag === "Failure") return yield* refuse(dialect.methodOf(operation), prepared.failure, Result.getOrUndefined(body))
       const { method, params } = prepared.success
 
-      const negotiation = negotiateExtensions(declared, parseExtensionsHeader(request.headers[EXTENSIONS_HEADER]))
+      const negotiation = negotiateExtensions(declared, requestedExtensions(request.headers), dialect.extensionRequired)
       if (negotiation._tag === "Refused") return yield* refuse(method, negotiation.error, params)
       // In `required` mode a call runs only while the trail records: a failing trail refuses it here.
       let refused: ProtocolError | undefined
@@ -155,7 +166,7 @@ export const restRoute = (deps: RestRouteDeps) => {
         ))
         if (admitted._tag === "Failure") refused = admitted.failure
       }
-      const echo: Headers = negotiation.uris.length > 0 ? { [EXTENSIONS_HEADER]: negotiation.uris.join(", ") } : {}
+      const echo: Headers = negotiation.uris.length > 0 ? { [dialect.extensionsHeader]: negotiation.uris.join(", ") } : {}
 
       const lastEventHeader = request.headers["last-event-id"]
       const ctx: CallContext = {
@@ -177,25 +188,28 @@ export const restRoute = (deps: RestRouteDeps) => {
             Effect.result
           ),
           "a2a.request",
-          { "a2a.method": method, "a2a.binding": "rest", "a2a.principal": principal.id }
+          { "a2a.method": method, "a2a.binding": "rest", "a2a.version": dialect.version, "a2a.principal": principal.id }
         )
       // The wall clock may step back; a negative duration would not fit the record.
       const recorded = yield* Effect.result(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
-      if (recorded._tag === "Failure") return errorJson(refused ?? recorded.failure, 500, echo)
-      if (outcome._tag === "Failure") return errorJson(outcome.failure, outcome.failure.httpStatus, echo)
+      if (recorded._tag === "Failure") return dialect.errorResponse(refused ?? recorded.failure, 500, echo)
+      if (outcome._tag === "Failure") return dialect.errorResponse(outcome.failure, undefined, echo)
       const result = outcome.success
+      const contentType = dialect.contentType(request.headers["accept"])
       switch (result._tag) {
         case "Json":
-          return json(result.body, 200, echo)
+          return HttpServerResponse.text(JSON.stringify(result.body), { status: 200, contentType, headers: echo })
+        case "Text":
+          return HttpServerResponse.text(result.json, { status: 200, contentType, headers: echo })
         case "Empty":
           return HttpServerResponse.empty({ status: 204, headers: echo })
         case "Stream":
           return HttpServerResponse.stream(
-            restSseBody(result.events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+            dialect.sse(result.events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
             { headers: { ...sseHeaders, ...echo } }
           )
       }
     }).pipe(
-      Effect.catchCause(() => Effect.succeed(errorJson(new Internal({ message: "Internal error" }), 500)))
+      Effect.catchCause(() => Effect.succeed(dialects["0.3"].errorResponse(new Internal({ message: "Internal error" }), 500)))
     )
 }

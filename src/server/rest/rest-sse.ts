@@ -15,20 +15,36 @@ import type { SseOptions } from "../sse-writer.ts"
 const encoder = new TextEncoder()
 const PING = encoder.encode(": ping\n\n")
 
+/** How one protocol version writes a REST stream's events and the error that ends one. */
+export interface RestSseFormat {
+  /** A serializer for the events of one stream. */
+  readonly eventJson: () => (event: SequencedEvent["event"]) => string
+  /** The JSON of an `event: error` frame. */
+  readonly errorJson: (error: ProtocolError) => string
+}
+
+/** A2A 0.3: the protobuf JSON mapping of the 0.3 `.proto`; errors as `{ code, message, data? }`. */
+export const restSse03: RestSseFormat = {
+  eventJson: () => (event) => JSON.stringify(toRest.streamResponse(event)),
+  errorJson: (error) => JSON.stringify(toWireError(error))
+}
+
 /** A single SSE `error` event carrying the wire error. */
-export const restErrorFrame = (error: ProtocolError): Uint8Array =>
-  encoder.encode(`event: error\ndata: ${JSON.stringify(toWireError(error))}\n\n`)
+export const restErrorFrame = (error: ProtocolError, format: RestSseFormat = restSse03): Uint8Array =>
+  encoder.encode(`event: error\ndata: ${format.errorJson(error)}\n\n`)
 
 /** The bytes of a REST stream of sequenced events. */
 export const restSseBody = (
   events: Stream.Stream<SequencedEvent, ProtocolError>,
-  options: SseOptions
+  options: SseOptions,
+  format: RestSseFormat = restSse03
 ): Stream.Stream<Uint8Array> => {
   let lastWrite = 0
+  const json = format.eventJson()
   const frames = events.pipe(
     Stream.mapArray((chunk) => {
       let text = ""
-      for (const { seq, event } of chunk) text += `id: ${seq}\ndata: ${JSON.stringify(toRest.streamResponse(event))}\n\n`
+      for (const { seq, event } of chunk) text += `id: ${seq}\ndata: ${json(event)}\n\n`
       return [encoder.encode(text)] as const
     }),
     Stream.catchCause((cause) => {
@@ -38,7 +54,7 @@ export const restSseBody = (
       const error = failure !== undefined && isProtocolError(failure)
         ? failure
         : new Internal({ message: "The stream ended because of an internal error" })
-      return Stream.succeed(restErrorFrame(error))
+      return Stream.succeed(restErrorFrame(error, format))
     }),
     Stream.tap(() => Clock.currentTimeMillis.pipe(Effect.map((now) => { lastWrite = now })))
   )

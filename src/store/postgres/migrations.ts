@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { listTasksIndex } from "./pg-list-tasks.ts"
 
 /** One step of the schema, applied once in order; never edit a released one, add the next. */
 interface Migration {
@@ -75,6 +76,11 @@ export const migrations: ReadonlyArray<Migration> = [
       `ALTER TABLE ${s}.commands ALTER COLUMN body TYPE json USING body::json,
         ALTER COLUMN answer TYPE json USING answer::json`
     ]
+  },
+  {
+    id: 4,
+    name: "an owner's tasks by status time, newest first (A2A 1.0 ListTasks pages through it)",
+    statements: (s) => [listTasksIndex(s)]
   }
 ]
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { runTaskQuerySuite } from "../../../testing/runtime/task-query-suite.ts"
 import { runTaskStoreSuite, sampleTask } from "../../../testing/runtime/task-store-suite.ts"
 import { requirePostgres, testQuery, testSchema, testStore } from "../../../testing/store/postgres.ts"
 import { migrations } from "./migrations.ts"
@@ -7,6 +8,7 @@ import { migrations } from "./migrations.ts"
 describe("PostgreSQL task store", () => {
   requirePostgres()
   runTaskStoreSuite("postgres", () => testStore())
+  runTaskQuerySuite("postgres", () => testStore())
 
   it.live("drops terminal tasks (and their events) after their time to live, never running ones", () =>
     Effect.gen(function*() {

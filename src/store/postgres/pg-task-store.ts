@@ -16,6 +16,7 @@ import type { StreamResult, Task } from "../../../schemas/index.ts"
 import type { Sequenced } from "../../runtime/event-log.ts"
 import { CommandUnanswered, isTerminalTask, TaskStoreFailure, VersionConflict, WriteRefused } from "../../runtime/task-store.ts"
 import type { CommandBody, SharedTasks, TaskListFilter, TaskRecord, TaskRecordInput, TaskStore } from "../../runtime/task-store.ts"
+import { makeListTasks } from "./pg-list-tasks.ts"
 import { checkSchemaName, migrate } from "./migrations.ts"
 
 /** Options of {@link makePostgresTaskStore}. */
@@ -518,7 +519,7 @@ export const makePostgresTaskStore = (
       )
 
     const shared: SharedTasks = { instanceId, leaseMs, takeOver, expiredLeases, releaseLease, events, send, serve }
-    return { get, put, list, delete: remove, claimContext, shared, schema }
+    return { get, put, list, listTasks: makeListTasks(query, s), delete: remove, claimContext, shared, schema }
   })
 
 const lastSeqOf = (input: TaskRecordInput): number => {
