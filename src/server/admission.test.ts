@@ -106,6 +106,33 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("before th
   }, 30_000)
 })
 
+describe("the same checks on A2A 1.0's routes", () => {
+  it("a 1.0 body not sent as JSON is 415 on JSON-RPC and REST; an unauthenticated 1.0 upload is refused from its headers", async () => {
+    const open = await A2AServer.make(agent(false))
+    const secured = await A2AServer.make(agent(true), { authentication: keys })
+    try {
+      const post = (server: A2AServerHandle, path: string, type: string, body: string) =>
+        server.handler(new Request(`http://127.0.0.1${path}`, {
+          method: "POST",
+          headers: { "content-type": type, "a2a-version": "1.0" },
+          body: new TextEncoder().encode(body)
+        }))
+      const rpcV1 = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "none" } })
+      const sendV1 = JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } })
+      const overRpc = await post(open, "/", "text/plain", rpcV1)
+      expect(overRpc.status).toBe(415)
+      expect(await overRpc.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: {} })
+      expect((await post(open, "/message:send", "application/x-www-form-urlencoded", sendV1)).status).toBe(415)
+      expect((await post(open, "/message:send", "application/a2a+json", sendV1)).status).toBe(200)
+      expect((await post(secured, "/", "application/json", rpcV1)).status).toBe(401)
+      expect((await post(secured, "/message:send", "application/a2a+json", sendV1)).status).toBe(401)
+    } finally {
+      await open.dispose({ graceMs: 0 })
+      await secured.dispose({ graceMs: 0 })
+    }
+  })
+})
+
 describe("isJsonMediaType", () => {
   it("accepts application/json, application/a2a+json and +json types, with parameters, in any case", () => {
     for (const type of [
