@@ -57,6 +57,12 @@ export const Identifier: Schema.String = Schema.String.check(
   Schema.makeFilter(isStorableText, { message: "an id may not contain U+0000 or a lone surrogate" })
 )
 
+/**
+ * How many tasks a message may reference (`referenceTaskIds`): each one is looked up for its owner before the
+ * message is taken, so the list is bounded (upstream sets no bound).
+ */
+export const MAX_REFERENCE_TASK_IDS = 64
+
 /** How long a webhook URL may be, in characters. */
 export const MAX_WEBHOOK_URL_LENGTH = 2_048
 

@@ -279,7 +279,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       answer: (continued: Continued) => Effect.Effect<A, ProtocolError | Moved>
     ): Effect.Effect<A, ProtocolError> =>
       Effect.andThen(
-        hosting.checkInput(params),
+        hosting.checkInput(params, ctx.principal),
         Effect.suspend(() => {
           const message = params.message
           const input: RunInput = { message, principal: ctx.principal, extensions: ctx.extensions }
