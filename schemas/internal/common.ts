@@ -40,21 +40,13 @@ export const metadataField: { readonly metadata: Schema.optionalKey<typeof Metad
 /** How long an id (task, context, message, push config) may be: longer ones are refused, never stored or echoed. */
 export const MAX_ID_LENGTH = 256
 
-/** U+0000, or a surrogate that is not half of a pair. */
-const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** Whether `s` is text every store keeps as text: well-formed UTF-16 (no lone surrogate) without U+0000. */
-const isStorableText = (s: string): boolean => !unstorable.test(s)
-
 /**
  * The id of a task, context, message or push config as a peer sends it: a string of at most
- * {@link MAX_ID_LENGTH} characters (upstream sets no bound; we are stricter), without U+0000 or a lone
- * surrogate, which no SQL text column holds (an id is a key, and keys must compare as sent on every store).
- * The message never repeats the value, which may be huge.
+ * {@link MAX_ID_LENGTH} characters (upstream sets no bound; we are stricter). The message never repeats the
+ * value, which may be huge.
  */
 export const Identifier: Schema.String = Schema.String.check(
-  Schema.isMaxLength(MAX_ID_LENGTH, { message: `an id may be at most ${MAX_ID_LENGTH} characters long` }),
-  Schema.makeFilter(isStorableText, { message: "an id may not contain U+0000 or a lone surrogate" })
+  Schema.isMaxLength(MAX_ID_LENGTH, { message: `an id may be at most ${MAX_ID_LENGTH} characters long` })
 )
 
 /**

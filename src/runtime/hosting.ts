@@ -15,7 +15,7 @@ import { upsertConfig, withConfigId } from "./push-configs.ts"
 import { withHistoryLength } from "./stream-end.ts"
 import { makeTaskHost } from "./task-host.ts"
 import type { HostEnv, RunInput, TaskHost } from "./task-host.ts"
-import { isTerminalTask, isWaitingTask } from "./task-store.ts"
+import { isStorableKey, isTerminalTask, isWaitingTask } from "./task-store.ts"
 import type { SharedTasks, TaskRecord, TaskStore } from "./task-store.ts"
 
 /** The task moved between instances while we looked (its lease changed hands, or its host here was lost): look again. */
@@ -83,6 +83,8 @@ export const makeHosting = (deps: HostingDeps) => {
   /** The task for this principal: its local host when there is one, else its stored record. */
   const lookup = (id: string, principal: Principal): Effect.Effect<Found, ProtocolError> =>
     Effect.suspend(() => {
+      // No task has such an id (the runtime makes them), and no store could look it up as sent.
+      if (!isStorableKey(id)) return Effect.fail(notFound(id))
       const host = registry.get(id)
       if (host !== undefined && host.materialized()) {
         return host.owner === principal.id
@@ -117,6 +119,10 @@ export const makeHosting = (deps: HostingDeps) => {
     if (message.role !== "user") return Effect.fail(new InvalidParams({ message: "message role must be 'user'" }))
     const mime = unsupportedMimeType(message.parts, inputModes)
     if (mime !== undefined) return Effect.fail(new ContentTypeNotSupported({ message: `Content type ${mime} is not supported by this agent` }))
+    // A context id is a key of the store (its owner is kept by it): the same refusal on every store.
+    if (message.contextId !== undefined && !isStorableKey(message.contextId)) {
+      return Effect.fail(new InvalidParams({ message: "Invalid params: message.contextId may not contain U+0000 or a lone surrogate" }))
+    }
     const references = message.referenceTaskIds ?? []
     return references.length === 0 ? Effect.void : Effect.forEach(references, (id, i) =>
       Effect.catchIf(lookup(id, principal), (e) => e._tag === "TaskNotFound", () =>

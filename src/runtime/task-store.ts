@@ -281,3 +281,13 @@ export const waitingStates: ReadonlySet<string> = new Set(["input-required", "au
 
 /** Whether a task waits for its user (`input-required` or `auth-required`). */
 export const isWaitingTask = (task: Task): boolean => waitingStates.has(task.status.state)
+
+/** U+0000, or a surrogate that is not half of a pair. */
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * Whether `key` can be a key of every store: well-formed text without U+0000 (SQL text holds neither a NUL
+ * nor a lone surrogate, so such a key would not compare as sent). Content is kept as sent whatever it holds;
+ * keys a client names (a context id) must be storable.
+ */
+export const isStorableKey = (key: string): boolean => !unstorable.test(key)
