@@ -13,8 +13,9 @@ const agent = Agent.fromAsync({
     skills: [{ id: "shout", name: "Shout", description: "Upper-cases text", tags: ["text"] }]
   },
   execute: async (ctx) => {
-    const text = messageText(ctx.message)
-    const answer = await ctx.requestInput(`Shout "${text}"? (yes/no)`)
+    // A resumed run (the one that asked was lost with its server) gets the answer as its message.
+    const text = messageText(ctx.resumed ? ctx.history[0]! : ctx.message)
+    const answer = ctx.resumed ? ctx.message : await ctx.requestInput(`Shout "${text}"? (yes/no)`)
     if (messageText(answer).trim().toLowerCase() !== "yes") return ctx.reject("Not shouting")
     // ctx.signal aborts when the task is canceled: pass it to fetch and friends.
     await ctx.artifact(text.toUpperCase(), { name: "shout" })

@@ -338,6 +338,30 @@ describe("postgres-agent.ts (tasks in PostgreSQL)", () => {
   })
 })
 
+describe("resuming-agent.ts (an answer after a restart)", () => {
+  requirePostgres()
+
+  it("asks, is stopped, and finishes with what its first run saved once the answer reaches the next server", async () => {
+    const schema = randomSchema()
+    const env = { A2A_DATABASE_URL: databaseUrl(), A2A_DATABASE_SCHEMA: schema }
+    const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)\s/
+    try {
+      let asked: any
+      await run("examples/resuming-agent.ts", { env, until: listening, onMatch: async ([, url]) => { asked = await send(url!, "a table at eight") } })
+      expect(asked.status.state).toBe("input-required")
+      expect(asked.status.message.parts[0].text).toBe(`For how many people is "a table at eight"?`)
+      let booked: any
+      await run("examples/resuming-agent.ts", { env, until: listening, onMatch: async ([, url]) => { booked = await send(url!, "4", asked.id) } })
+      expect(booked.status.state).toBe("completed")
+      expect(booked.status.message.parts[0].text).toMatch(/^Booked "a table at eight" for 4 \(reference [0-9a-f]{8}\)$/)
+      // What the first run saved stayed on the server.
+      expect(JSON.stringify(asked)).not.toContain("reference")
+    } finally {
+      await Effect.runPromise(dropSchema(schema))
+    }
+  })
+})
+
 describe("secured-server.ts (npm run start:secured)", () => {
   const ready = /listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*card key: +ES256, kid (\S+);[\s\S]*admin key: +(\S+)[\s\S]*Try it:/
   const publicUrl = "https://secured-agent.example"

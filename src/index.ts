@@ -1,6 +1,7 @@
 /**
- * a2a-actors: an embeddable A2A 0.3.0 runtime. Every task is an XState actor hosted by an Effect
- * fiber; this entry point has the server, the agent API, the task runtime, authentication, push
+ * a2a-actors: an embeddable A2A 0.3.0 runtime. Each task steps through its XState lifecycle chart
+ * (compiled once into a table, checked against a live actor) while its agent runs in an Effect fiber;
+ * workflows are XState actors. This entry point has the server, the agent API, the task runtime, authentication, push
  * notifications, signed cards and audit. The client is at `a2a-actors/client`, the wire schemas
  * at `a2a-actors/schemas`, the runtime adapters at `a2a-actors/node`, `/bun` and `/deno`.
  *
@@ -52,7 +53,8 @@ export {
   type SequencedEvent,
   type ShutdownRule,
   type TaskChange,
-  type TaskRuntimeOptions
+  type TaskRuntimeOptions,
+  type WaitingTasksOptions
 } from "./runtime/task-runtime.ts"
 export type { TaskRecord, TaskStore } from "./runtime/task-store.ts"
 export { makeMemoryTaskStore, type MemoryTaskStoreOptions } from "./runtime/memory-task-store.ts"

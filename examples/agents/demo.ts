@@ -34,10 +34,15 @@ export const demoCard: AgentCardInput = {
   ]
 }
 
+/**
+ * The skill of a task, chosen by the message that created it: a resumed run (see `ctx.resumed`) is for a
+ * later message, such as the answer to a question, which says nothing of the skill.
+ */
 const skillOf = (ctx: TaskContext): string => {
-  const chosen = ctx.message.metadata?.["skill"]
+  const first = ctx.resumed ? ctx.history.find((m) => m.role === "user") ?? ctx.message : ctx.message
+  const chosen = first.metadata?.["skill"]
   if (typeof chosen === "string") return chosen
-  const text = messageText(ctx.message).trimStart().toLowerCase()
+  const text = messageText(first).trimStart().toLowerCase()
   if (text.startsWith("reply")) return "reply"
   if (text.startsWith("greet")) return "greet"
   if (text.startsWith("draft")) return "approval"
@@ -88,7 +93,8 @@ const count = (ctx: TaskContext) =>
 
 const greet = (ctx: TaskContext) =>
   Effect.gen(function* () {
-    const answer = yield* ctx.requestInput("What is your name?")
+    // A resumed greeting waited for the name (its first run asked on an instance that stopped): this is it.
+    const answer = ctx.resumed ? ctx.message : yield* ctx.requestInput("What is your name?")
     yield* ctx.complete(`Hello, ${messageText(answer).trim() || "stranger"}!`)
   })
 

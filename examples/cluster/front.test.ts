@@ -45,8 +45,9 @@ const refusingPort = async (): Promise<Backend> => {
   return { name: "down", url: `http://127.0.0.1:${port}` }
 }
 
-const front = async (backends: ReadonlyArray<Backend>, maxBodyBytes?: number): Promise<Front> => {
-  const f = await startFront({ backends, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) })
+// Readiness checks off, unless a test is about them: every other test sees every instance as ready.
+const front = async (backends: ReadonlyArray<Backend>, maxBodyBytes?: number, readyEveryMs = 0): Promise<Front> => {
+  const f = await startFront({ backends, readyEveryMs, readyTimeoutMs: 300, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) })
   cleanups.push(() => f.close())
   return f
 }
@@ -180,6 +181,79 @@ describe("cluster front", () => {
     const f = await front([dying])
     const response = await fetch(`${f.url}/`, { method: "POST", body: "{}", signal: AbortSignal.timeout(5_000) })
     await expect(response.text()).rejects.toThrow()
+  })
+
+  it("sends no new request to an instance whose /readyz says 503 or does not answer, until it is ready again", async () => {
+    let stopping = false
+    let stalled = false
+    const held: Array<ServerResponse> = []
+    const instance = (name: string, state: () => "ready" | "stopping" | "stalled") =>
+      backend(name, (req, res) => {
+        if (req.url === "/readyz") {
+          const now = state()
+          if (now === "stalled") return void held.push(res)
+          res.writeHead(now === "ready" ? 200 : 503, { "content-type": "application/json" })
+          return void res.end(JSON.stringify({ status: now }))
+        }
+        res.end(name)
+      })
+    const a = await instance("a", () => (stopping ? "stopping" : "ready"))
+    const b = await instance("b", () => (stalled ? "stalled" : "ready"))
+    const c = await instance("c", () => "ready")
+    const f = await front([a, b, c], undefined, 50)
+    const served = async (n: number) => {
+      const names = new Set<string>()
+      for (let i = 0; i < n; i++) names.add((await get(`${f.url}/`)).text)
+      return names
+    }
+    expect(await served(6)).toEqual(new Set(["a", "b", "c"]))
+    stopping = true
+    stalled = true
+    const waitFor = async (ready: ReadonlyArray<string>) => {
+      const until = Date.now() + 5_000
+      while (JSON.stringify(f.ready()) !== JSON.stringify(ready)) {
+        if (Date.now() > until) throw new Error(`ready: ${JSON.stringify(f.ready())}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+    await waitFor(["c"])
+    expect(await served(6)).toEqual(new Set(["c"]))
+    stopping = false
+    stalled = false
+    for (const res of held.splice(0)) res.destroy()
+    await waitFor(["a", "b", "c"])
+    expect(await served(6)).toEqual(new Set(["a", "b", "c"]))
+  })
+
+  it("never sends a request on to another instance once it reached one, even on a reused connection", async () => {
+    // The instance takes the request in on a kept-alive connection and dies before answering (the
+    // connection is reset): it may have acted on it, so the request must not run again elsewhere.
+    let requests = 0
+    const dying = await backend("dying", (_req, res) => {
+      requests++
+      if (requests === 1) return void res.end("first")
+      res.socket?.resetAndDestroy()
+    })
+    const other = await backend("other")
+    const f = await front([dying, other])
+    const post = (body: string) =>
+      fetch(`${f.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(5_000)
+      })
+    expect(await (await post("{}")).text()).toBe("first")
+    expect(await (await post("{}")).text()).toBe("other")
+    // The third request goes to `dying` on the connection its first answer left open.
+    const third = await post(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "message/send", params: {} }))
+    expect(third.status).toBe(502)
+    expect(third.headers.get(instanceHeader)).toBeNull()
+    const body = await third.json() as { id: unknown; error: { code: number; message: string } }
+    expect(body.id).toBe(3)
+    expect(body.error.message).toMatch(/dying/)
+    expect(requests).toBe(2)
+    expect(other.seen()).toBe(1)
   })
 
   it("answers 502 with a JSON-RPC error for a JSON-RPC call when every instance is down", async () => {

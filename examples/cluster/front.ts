@@ -3,10 +3,15 @@
  * and for tests (`npm run start:cluster` puts one before three instances). In production any load
  * balancer does the same job; see "Running several instances" in docs/storage.md.
  *
- * - Each request goes to the next instance in turn. An instance that refuses the connection (it is
- *   down or not yet up) is skipped and the next one tried, so a killed instance costs no failed request.
- *   A request is retried only when it cannot have reached an instance: the connection was refused, or
- *   a pooled keep-alive connection was found closed before any answer.
+ * - Each request goes to the next ready instance in turn. The front asks each instance's `/readyz` twice a
+ *   second: one that answers 503 (it is stopping) or does not answer within a second (it is stalled) gets
+ *   no new requests until it is ready again (when none is ready, all are tried). An instance that refuses
+ *   the connection (it is down or not yet up) is skipped and the next one tried, so a killed instance
+ *   costs no failed request.
+ *   A request is retried only when it provably never reached an instance (the connection was refused);
+ *   any other failure before an answer is a 502, since the instance may have acted on the request.
+ *   Kept-alive connections are closed by the front after 1 s idle, well before any runtime's own idle
+ *   timeout, so that an instance rarely closes one under a request.
  * - Responses are piped through as they arrive: an SSE stream reaches the client event by event.
  *   When the client goes away the request to the instance is dropped too, and when the instance goes
  *   away mid-answer the client's connection is cut, so an SSE client sees the break and can resume.
@@ -44,6 +49,10 @@ export interface FrontOptions {
   readonly requestTimeoutMs?: number
   /** Time a client has to send the request headers (default 10 s). */
   readonly headersTimeoutMs?: number
+  /** How often each instance's `/readyz` is asked (default 500 ms); 0 never asks (every instance counts as ready). */
+  readonly readyEveryMs?: number
+  /** How long an instance has to answer `/readyz` before it counts as not ready (default 1 s). */
+  readonly readyTimeoutMs?: number
 }
 
 /** A listening front. */
@@ -53,6 +62,8 @@ export interface Front {
   readonly port: number
   /** The instances requests go to, in round-robin order. */
   readonly backends: () => ReadonlyArray<Backend>
+  /** Names of the instances that are ready now (see {@link FrontOptions.readyEveryMs}). */
+  readonly ready: () => ReadonlyArray<string>
   readonly setBackends: (backends: ReadonlyArray<Backend>) => void
   /** Stops listening and cuts open connections (streams included). */
   readonly close: () => Promise<void>
@@ -120,10 +131,12 @@ const refuse = (res: ServerResponse, status: number, message: string, body: Buff
   res.end(payload)
 }
 
-/** Whether a failed attempt cannot have reached an instance, so the request may go to another. */
-const safeToRetry = (error: NodeJS.ErrnoException, reusedSocket: boolean): boolean =>
-  error.code === "ECONNREFUSED" ||
-  (reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE"))
+/**
+ * Whether a failed attempt provably never reached an instance, so the request may go to another: only a
+ * refused connection. A reset, even on a kept-alive connection that looked idle, may come after the
+ * instance read the request (and acted on it): sending it again could run a message twice.
+ */
+const neverReached = (error: NodeJS.ErrnoException): boolean => error.code === "ECONNREFUSED"
 
 /** JSON-RPC's internal error, used for "no instance answered". */
 const internalErrorCode = -32603
@@ -135,10 +148,47 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
   let backends: ReadonlyArray<Backend> = options.backends ?? []
   let next = 0
   const maxBody = options.maxBodyBytes ?? defaultFrontMaxBodyBytes
-  // One pool of keep-alive connections to the instances; no cap, every client request gets one.
-  const pool = new Agent({ keepAlive: true })
+  // One pool of keep-alive connections to the instances; no cap, every client request gets one. An idle
+  // connection is closed after 1 s, before the instance would close it (Node's default is 5 s): a request
+  // then never meets a connection the instance is closing at that moment, which would be a 502.
+  const pool = new Agent({ keepAlive: true, timeout: 1_000 })
   const requestTimeout = options.requestTimeoutMs ?? 30_000
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout)
+
+  // Readiness by instance URL: unknown counts as ready. An instance without health checks (404) is ready.
+  const notReady = new Set<string>()
+  const checking = new Set<string>()
+  const readyEvery = options.readyEveryMs ?? 500
+  const readyTimeout = options.readyTimeoutMs ?? 1_000
+  const check = (backend: Backend) => {
+    if (checking.has(backend.url)) return
+    checking.add(backend.url)
+    const target = new URL("/readyz", backend.url)
+    let settled = false
+    const settle = (ready: boolean) => {
+      if (settled) return
+      settled = true
+      checking.delete(backend.url)
+      if (ready) notReady.delete(backend.url)
+      else notReady.add(backend.url)
+    }
+    const probe = httpRequest({ host: target.hostname, port: Number(target.port), path: target.pathname, method: "GET", agent: pool }, (answer) => {
+      answer.resume()
+      settle(answer.statusCode === 200 || answer.statusCode === 404)
+    })
+    probe.setTimeout(readyTimeout, () => {
+      settle(false)
+      probe.destroy()
+    })
+    probe.once("error", () => settle(false))
+    probe.end()
+  }
+  const checks = readyEvery > 0
+    ? setInterval(() => {
+      for (const backend of backends) check(backend)
+    }, readyEvery)
+    : undefined
+  checks?.unref()
 
   /** Sends the request to the instance at `order[i]`, moving on while instances refuse. */
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, order: ReadonlyArray<Backend>, i: number) => {
@@ -185,7 +235,7 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
     upstream.once("error", (error: NodeJS.ErrnoException) => {
       if (answered) return void res.destroy()
       if (res.destroyed) return
-      if (safeToRetry(error, upstream.reusedSocket)) return forward(req, res, body, order, i + 1)
+      if (neverReached(error)) return forward(req, res, body, order, i + 1)
       refuse(res, 502, `Instance ${backend.name} failed before answering (${error.code ?? error.message})`, body, internalErrorCode)
     })
     // The client went away: so does the request to the instance (a stream reader leaves, say).
@@ -219,8 +269,10 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
     })
     req.once("end", () => {
       if (refused) return
-      // Round robin over the instances as they are now; a refusing one passes the turn to the next.
-      const current = backends
+      // Round robin over the ready instances as they are now (all, when none is); a refusing one passes
+      // the turn to the next.
+      const ready = backends.filter((b) => !notReady.has(b.url))
+      const current = ready.length > 0 ? ready : backends
       const start = current.length === 0 ? 0 : next++ % current.length
       const order = current.map((_, k) => current[(start + k) % current.length]!)
       forward(req, res, Buffer.concat(parts, size), order, 0)
@@ -240,11 +292,13 @@ export const startFront = async (options: FrontOptions = {}): Promise<Front> => 
     url: `http://${host}:${address.port}`,
     port: address.port,
     backends: () => backends,
+    ready: () => backends.filter((b) => !notReady.has(b.url)).map((b) => b.name),
     setBackends: (list) => {
       backends = [...list]
     },
     close: () =>
       new Promise<void>((resolve) => {
+        if (checks !== undefined) clearInterval(checks)
         server.close(() => resolve())
         server.closeAllConnections()
         pool.destroy()

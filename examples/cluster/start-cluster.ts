@@ -31,7 +31,10 @@ export interface ClusterInstance {
   readonly url: string
   /** Whether the process is still running. */
   readonly running: () => boolean
-  /** Sends `signal` (default SIGTERM; SIGKILL after 5 s) and resolves once the process has exited. */
+  /**
+   * Sends `signal` (default SIGTERM: a graceful stop, which lets running tasks finish for the server's
+   * grace of 5 s, then hands them over) and resolves once the process has exited; SIGKILL after 20 s.
+   */
   readonly stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
@@ -84,7 +87,7 @@ const exited = (child: ChildProcess): Promise<void> =>
 
 const stopChild = async (child: ChildProcess, signal: NodeJS.Signals): Promise<void> => {
   if (child.exitCode !== null || child.signalCode !== null) return
-  const force = signal === "SIGKILL" ? undefined : setTimeout(() => child.kill("SIGKILL"), 5_000)
+  const force = signal === "SIGKILL" ? undefined : setTimeout(() => child.kill("SIGKILL"), 20_000)
   child.kill(signal)
   await exited(child)
   clearTimeout(force)

@@ -223,3 +223,19 @@ export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Re
   }
   return checked(validateChunk, chunk, "artifact")
 }
+
+/** The most an agent may save with a task (`TaskContext.save`): 1 MiB of JSON. */
+export const maxSavedBytes = 1024 * 1024
+
+/**
+ * What an agent saves with its task (see `TaskContext.save`) as the JSON copy that will be stored, or why
+ * it cannot be: not JSON (a function, bigint, Date, cycle, ...), or over {@link maxSavedBytes}.
+ */
+export const savedStateOf = (value: unknown): Result.Result<unknown, string> => {
+  if (value === undefined) return Result.succeed(undefined)
+  const copied = copy(value, 0)
+  if (copied === notJson) return Result.fail(`the saved state is not JSON: ${problem.replace(/^[.:]\s*/, "")}`)
+  const bytes = new TextEncoder().encode(JSON.stringify(copied)).length
+  if (bytes > maxSavedBytes) return Result.fail(`the saved state is ${bytes} bytes of JSON, more than the ${maxSavedBytes} a task may keep`)
+  return Result.succeed(copied)
+}

@@ -17,6 +17,12 @@ export interface AsyncTaskContext {
   readonly task: Task
   readonly message: Message
   readonly history: ReadonlyArray<Message>
+  /** Whether this run continues a task that existed before it (see `TaskContext.resumed`). */
+  readonly resumed: boolean
+  /** What the agent saved for this task (see `TaskContext.saved`). */
+  readonly saved: unknown
+  /** Keeps a JSON value with the task for a later run on any instance (see `TaskContext.save`). */
+  readonly save: (value: unknown) => Promise<void>
   readonly extensions: ReadonlyArray<string>
   readonly principal: Principal
   /** Aborted when the task is canceled or the runtime shuts down. */
@@ -66,6 +72,11 @@ const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
     get history() {
       return ctx.history
     },
+    resumed: ctx.resumed,
+    get saved() {
+      return ctx.saved
+    },
+    save: (value) => run(ctx.save(value)),
     extensions: ctx.extensions,
     principal: ctx.principal,
     signal,

@@ -71,6 +71,34 @@ export interface TaskContext {
   readonly message: Message
   /** This task's messages so far, oldest first (a fresh snapshot on every read); never another task's. */
   readonly history: ReadonlyArray<Message>
+  /**
+   * Whether this run continues a task that existed before it. False for the run that creates the task.
+   * True for every later run: one started by an answer to a task waiting for input (its earlier run
+   * returned, or ran on an instance that stopped or restarted, so what it held in memory is gone), by a
+   * message the previous run did not take, or again from its last user message on another instance
+   * (`retrySafe`). A resumed run has no memory of earlier ones: it finds what they did in `history`,
+   * `task` and `saved`, and `message` is the user message it is for (for a task that waited for input:
+   * the answer).
+   *
+   * @example
+   * // An agent that asks, written so that the answer also works when it reaches another instance:
+   * const answer = ctx.resumed ? ctx.message : yield* ctx.requestInput("What is your name?")
+   */
+  readonly resumed: boolean
+  /**
+   * What the agent saved for this task with {@link TaskContext.save}, on this run or an earlier one, on any
+   * instance; undefined when nothing is saved.
+   */
+  readonly saved: unknown
+  /**
+   * Keeps `value` (JSON, at most 1 MiB) with the task in the store, for a later run of this task on any
+   * instance ({@link TaskContext.saved}): what a resumed run needs that the history does not hold (a
+   * workflow keeps its machine's snapshot). It stays on the server, never sent to clients, goes with the
+   * task's next change (before anyone can see that change) and is dropped when the task ends. `undefined`
+   * clears it. Fails with {@link TaskActionRefused} (reason "invalid-output") when the value is not JSON or
+   * too large.
+   */
+  readonly save: (value: unknown) => Effect.Effect<void, TaskActionRefused>
   /** Extension URIs the client activated for the request that started this run. */
   readonly extensions: ReadonlyArray<string>
   /** Who sent the message; the task belongs to this principal. */
@@ -79,9 +107,14 @@ export interface TaskContext {
   readonly working: (message?: MessageInput) => Effect.Effect<void, TaskActionRefused>
   /** Emits an artifact (or a chunk of one, with `append` / `lastChunk`). */
   readonly artifact: (parts: PartsInput, options?: ArtifactOptions) => Effect.Effect<void, TaskActionRefused>
-  /** Moves to `input-required` with the question and waits for the user's next message on this task. */
+  /**
+   * Moves to `input-required` with the question and waits for the user's next message on this task. Fails
+   * with {@link TaskActionRefused} (reason "limit") when the task's owner already has as many tasks waiting
+   * for input as the runtime allows (`waitingTasks.perPrincipal`); unless the agent handles it, the task
+   * then ends `failed` with that reason.
+   */
   readonly requestInput: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
-  /** Moves to `auth-required` and waits for the user's next message on this task. */
+  /** Moves to `auth-required` and waits for the user's next message on this task (bounded as `requestInput`). */
   readonly requestAuth: (message: MessageInput) => Effect.Effect<Message, TaskActionRefused>
   /**
    * Takes the next user message sent to this task while the agent works on it, waiting for one if none

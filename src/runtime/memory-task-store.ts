@@ -2,7 +2,7 @@ import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Scope } from "effect"
 import type { Task } from "../../schemas/index.ts"
 import { makeContextOwners } from "./context-owners.ts"
-import { isTerminalTask, statusTimestampOf, VersionConflict, WriteRefused } from "./task-store.ts"
+import { defaultListLimit, isTerminalTask, isWaitingTask, statusTimestampOf, VersionConflict, WriteRefused } from "./task-store.ts"
 import type { TaskListFilter, TaskPage, TaskQuery, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
 
 /** Whether a write leaves the Task as stored (a terminal record may still get new push configs). */
@@ -57,9 +57,19 @@ export const makeMemoryTaskStore = (
     let order: Array<Terminal> = []
     let head = 0
 
+    // Tasks waiting for their user, by owner (see countWaiting).
+    const waiting = new Map<string, number>()
+    const countIn = (record: TaskRecord | undefined, by: 1 | -1) => {
+      if (record === undefined || !isWaitingTask(record.task)) return
+      const n = (waiting.get(record.owner) ?? 0) + by
+      if (n <= 0) waiting.delete(record.owner)
+      else waiting.set(record.owner, n)
+    }
+
     const drop = (id: string, now: number) => {
       const record = records.get(id)
       if (record === undefined) return
+      countIn(record, -1)
       records.delete(id)
       terminal.delete(id)
       contexts.taskRemoved(record.task.contextId, now)
@@ -115,14 +125,19 @@ export const makeMemoryTaskStore = (
         if (previous !== undefined && isTerminalTask(previous.task) && !sameTask(previous.task, input.task)) {
           return Effect.fail(new WriteRefused({ taskId, reason: "terminal", message: `task ${taskId} is ${previous.task.status.state}: a terminal task does not change` }))
         }
+        // The agent's saved state: replaced when the write carries one, dropped once the task is terminal.
+        const saved = isTerminalTask(input.task) ? undefined : input.saved !== undefined ? input.saved.value : previous?.saved
         const record: TaskRecord = {
           task: input.task,
           owner: input.owner,
           pushConfigs: input.pushConfigs,
           version: actual + 1,
-          updatedAt: now
+          updatedAt: now,
+          ...(saved === undefined ? {} : { saved })
         }
         records.set(taskId, record)
+        countIn(previous, -1)
+        countIn(record, 1)
         if (previous?.task.contextId !== input.task.contextId) {
           if (previous !== undefined) contexts.taskRemoved(previous.task.contextId, now)
           contexts.taskAdded(input.task.contextId, input.owner)
@@ -193,8 +208,15 @@ export const makeMemoryTaskStore = (
       get: (id) => withNow(() => Option.fromNullishOr(records.get(id))),
       put,
       list: (filter) =>
-        withNow(() => [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)),
+        withNow(() =>
+          [...records.values()].filter((r) => matches(r, filter)).sort((a, b) => a.updatedAt - b.updatedAt)
+            .slice(0, Math.max(0, Math.min(filter?.limit ?? defaultListLimit, defaultListLimit)))),
       listTasks: (query) => withNow(() => listTasks(query)),
+      countWaiting: (owner) => Effect.sync(() => waiting.get(owner) ?? 0),
+      idleWaiting: (before, limit) =>
+        withNow(() =>
+          [...records.values()].filter((r) => isWaitingTask(r.task) && r.updatedAt < before)
+            .sort((a, b) => a.updatedAt - b.updatedAt).slice(0, limit).map((r) => r.task.id)),
       delete: (id) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           const existed = records.has(id)

@@ -27,8 +27,15 @@ export interface PersistOptions {
   readonly onStored?: (seq: number) => void
   /** Runs an effect in a fiber of its own (for `writeSoon`); absent: `writeSoon` writes and waits. */
   readonly fork?: (effect: Effect.Effect<void>) => Effect.Effect<void>
-  /** Called once when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
-  readonly onRefused?: (refusal: WriteRefused) => void
+  /** Run once, by the writer, when the store refuses the task's writes for good (terminal elsewhere, or the lease lost). */
+  readonly onRefused?: (refusal: WriteRefused) => Effect.Effect<void>
+  /**
+   * The agent's saved state (see `TaskContext.save`) and a number that grows with each change: a write
+   * carries the state when it changed since the last write.
+   */
+  readonly saved?: { readonly value: () => unknown; readonly version: () => number }
+  /** The task this writer writes, for log lines. */
+  readonly taskId: string
 }
 
 /** A host's writer to the store. */
@@ -45,6 +52,13 @@ export interface TaskPersister {
   readonly writeSoon: Effect.Effect<void>
   /** As `write`, but fails when the latest Task and push configs are not stored afterwards. */
   readonly flush: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
+  /**
+   * Writes what the task is now and fails when the store did not take it: once it succeeds, the store holds
+   * the task at least as it was when `sync` was called (a later change may be in the next write).
+   */
+  readonly sync: Effect.Effect<void, TaskStoreFailure | VersionConflict | WriteRefused>
+  /** The epoch of the lease this writer holds on a shared store, once known (its first write, or its takeover). */
+  readonly leaseEpoch: () => number | undefined
   /** Whether the store holds the latest Task and push configs. */
   readonly stored: () => boolean
   readonly pushConfigs: () => ReadonlyArray<PushNotificationConfig>
@@ -68,6 +82,9 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
   let pushConfigs = options.pushConfigs
   let written: Task | undefined
   let configsDirty = false
+  // The saved state's version in the store (a restored task holds the stored one).
+  let savedWritten = options.saved?.version() ?? 0
+  const savedDirty = () => options.saved !== undefined && options.saved.version() !== savedWritten
   const lock = makeMutex()
 
   const unsent = options.unsent
@@ -81,9 +98,12 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
     Effect.suspend(() => {
       const task = options.current()
       const sending = unsent === undefined ? 0 : unsent.length
-      if (task === undefined || (task === written && !configsDirty && sending === 0)) return Effect.void
+      const savedVersion = options.saved?.version() ?? 0
+      const savedChanged = savedVersion !== savedWritten
+      if (task === undefined || (task === written && !configsDirty && sending === 0 && !savedChanged)) return Effect.void
       const base = leaseEpoch === undefined ? { task, owner: options.owner, pushConfigs } : { task, owner: options.owner, pushConfigs, leaseEpoch }
-      const input = sending === 0 ? base : { ...base, events: unsent!.slice(0, sending) }
+      const withSaved = savedChanged ? { ...base, saved: { value: options.saved!.value() } } : base
+      const input = sending === 0 ? withSaved : { ...withSaved, events: unsent!.slice(0, sending) }
       return counted(options.store.put(input, version)).pipe(
         Effect.flatMap((record) =>
           Effect.sync(() => {
@@ -91,6 +111,7 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
             if (leaseEpoch === undefined && record.lease !== undefined) leaseEpoch = record.lease.epoch
             written = task
             configsDirty = false
+            savedWritten = savedVersion
             if (sending > 0) {
               const lastSeq = unsent![sending - 1]!.seq
               unsent!.splice(0, sending)
@@ -99,10 +120,10 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
           })
         ),
         Effect.tapErrorTag("WriteRefused", (refusal) =>
-          Effect.sync(() => {
-            if (refused) return
+          Effect.suspend(() => {
+            if (refused) return Effect.void
             refused = true
-            options.onRefused?.(refusal)
+            return options.onRefused?.(refusal) ?? Effect.void
           })),
         Effect.catchTag("VersionConflict", (conflict) =>
           retries <= 0
@@ -124,10 +145,10 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
         ? Effect.logWarning(`task ${failure.taskId}: store write lost a race repeatedly`)
         : failure._tag === "WriteRefused"
         ? Effect.logWarning(`task ${failure.taskId}: the store refused its write: ${failure.message}`)
-        : Effect.logError("task store write failed", failure))
+        : Effect.logError(`task ${options.taskId}: its write to the store failed; the next write carries the change`, failure))
   const stored = () => {
     const task = options.current()
-    return task !== undefined && task === written && !configsDirty && (unsent === undefined || unsent.length === 0)
+    return task !== undefined && task === written && !configsDirty && !savedDirty() && (unsent === undefined || unsent.length === 0)
   }
 
   // Once refused, a write would only be refused again: the host gives the task up (see `onRefused`).
@@ -149,6 +170,8 @@ export const persistTask = (options: PersistOptions): TaskPersister => {
     write,
     writeSoon,
     flush,
+    sync: lock(attempt(3)),
+    leaseEpoch: () => leaseEpoch,
     stored,
     pushConfigs: () => pushConfigs,
     updatePushConfigs: (f) =>

@@ -22,6 +22,16 @@ export interface TaskRecord {
   readonly lastSeq?: number
   /** Which instance runs the task (a shared store keeps it; else absent). */
   readonly lease?: TaskLease
+  /**
+   * The epoch of the task's lease, whether an instance holds it or not (a shared store keeps it): what a
+   * taker names to take the task over (`SharedTasks.takeOver`).
+   */
+  readonly leaseEpoch?: number
+  /**
+   * What the task's agent saved to resume it (`TaskContext.save`), kept on the server only and never sent to
+   * clients; absent when nothing is saved (a terminal task keeps none).
+   */
+  readonly saved?: unknown
 }
 
 /** The right of one instance to run a task's agent, renewed by that instance while it runs. */
@@ -50,6 +60,11 @@ export interface TaskRecordInput {
    * writer's own, so a stale writer is refused even beside a fresh one in the same process.
    */
   readonly leaseEpoch?: number
+  /**
+   * The agent's saved state, when it changed since the last write (`value` undefined: none any more);
+   * absent: the stored one stays. A terminal record keeps none.
+   */
+  readonly saved?: { readonly value: unknown }
 }
 
 // The base as a variable of an explicit type, as JSR's fast check reads a class's base.
@@ -87,7 +102,12 @@ export class TaskStoreFailure extends TaskStoreFailureBase<{
 export interface TaskListFilter {
   readonly owner?: string
   readonly contextId?: string
+  /** Most records returned: default and at most {@link defaultListLimit}. */
+  readonly limit?: number
 }
+
+/** The most records one `list` returns. */
+export const defaultListLimit = 1_000
 
 /** Where a page of {@link TaskStore.listTasks} ends: the last task's status timestamp and id. */
 export interface TaskCursor {
@@ -143,7 +163,7 @@ export interface TaskStore {
     input: TaskRecordInput,
     expectedVersion: number
   ) => Effect.Effect<TaskRecord, VersionConflict | WriteRefused | TaskStoreFailure>
-  /** Records matching the filter, oldest write first. */
+  /** Records matching the filter, oldest write first, at most `filter.limit` (default and at most 1,000). */
   readonly list: (filter?: TaskListFilter) => Effect.Effect<ReadonlyArray<TaskRecord>, TaskStoreFailure>
   /** One page of an owner's tasks (see {@link TaskQuery}); a durable store answers it with an index, not a scan. */
   readonly listTasks: (query: TaskQuery) => Effect.Effect<TaskPage, TaskStoreFailure>
@@ -157,6 +177,10 @@ export interface TaskStore {
    * its tasks; how long after that is the store's choice (document it).
    */
   readonly claimContext: (contextId: string, owner: string) => Effect.Effect<string, TaskStoreFailure>
+  /** How many tasks of `owner` wait for their user (`input-required` or `auth-required`). */
+  readonly countWaiting: (owner: string) => Effect.Effect<number, TaskStoreFailure>
+  /** Ids of tasks waiting for their user whose last write is older than `before` (epoch ms), oldest first, at most `limit`. */
+  readonly idleWaiting: (before: number, limit: number) => Effect.Effect<ReadonlyArray<string>, TaskStoreFailure>
   /** Present when several processes share the store (PostgreSQL): leases, events and commands across them. */
   readonly shared?: SharedTasks
 }
@@ -166,17 +190,39 @@ export type CommandBody = Readonly<Record<string, unknown>>
 
 const CommandUnansweredBase: ReturnType<typeof Data.TaggedError<"CommandUnanswered">> = Data.TaggedError("CommandUnanswered")
 
-/** The instance a command was sent to did not answer while it held the task (it stopped, or lost the lease). */
+/** The instance a command was sent to stopped before it answered (or before anyone took the command). */
 export class CommandUnanswered extends CommandUnansweredBase<{
   readonly taskId: string
+  /** Whether the instance took the command before it stopped (then it may have applied it). */
+  readonly taken: boolean
   readonly message: string
 }> {}
 
+/** A lease this instance believes it holds: the task and the epoch it got. */
+export interface HeldLease {
+  readonly taskId: string
+  readonly epoch: number
+}
+
+/** A lease to take over (its holder stopped, or handed the task over), at the epoch read. */
+export interface LeaseToTake {
+  readonly taskId: string
+  readonly epoch: number
+}
+
+/** What an instance serves for the others (see {@link SharedTasks.serve}). */
+export interface SharedHandlers {
+  /** Answers a command about a task hosted here. Never fails: errors are answers. */
+  readonly command: (taskId: string, command: CommandBody) => Effect.Effect<CommandBody>
+  /** Another instance handed these tasks over (it is stopping): take them over now rather than at lease expiry. */
+  readonly handedOver: (taskIds: ReadonlyArray<string>) => Effect.Effect<void>
+}
+
 /**
  * What a store shared by several instances adds. Exactly one instance runs a task's agent at a time: the
- * one holding its lease. The store creates the lease with the task (`put` with version 0), renews the leases
- * this instance holds, fences this instance's writes by the lease's epoch (a stale holder's write is
- * `WriteRefused`) and drops the lease when the task becomes terminal.
+ * one holding its lease. The store creates the lease with the task (`put` with version 0), fences this
+ * instance's writes by the lease's epoch (a stale holder's write is `WriteRefused`) and drops the lease when
+ * the task becomes terminal; the runtime renews the leases it holds.
  */
 export interface SharedTasks {
   /** This instance's id, unique per process start. */
@@ -184,32 +230,44 @@ export interface SharedTasks {
   /** How long a lease lasts when its holder stops renewing it, in milliseconds. */
   readonly leaseMs: number
   /**
-   * Takes the lease of a non-terminal task whose lease expired (or that has none): raises the epoch and
-   * returns the record. None when the task is terminal, unknown or another instance holds a live lease.
+   * Renews the leases of `held` that this instance still holds at that epoch, and answers their task ids:
+   * a lease missing from the answer was taken over (or the task ended elsewhere). Call it every third of
+   * `leaseMs`.
    */
-  readonly takeOver: (taskId: string) => Effect.Effect<Option.Option<TaskRecord>, TaskStoreFailure>
-  /** Ids of non-terminal tasks whose lease expired: their holder stopped. */
-  readonly expiredLeases: Effect.Effect<ReadonlyArray<string>, TaskStoreFailure>
-  /** Gives up the lease of `epoch` of a task this instance no longer runs, so that any instance may take it at once. */
-  readonly releaseLease: (taskId: string, epoch: number) => Effect.Effect<void, TaskStoreFailure>
+  readonly renewLeases: (held: ReadonlyArray<HeldLease>) => Effect.Effect<ReadonlySet<string>, TaskStoreFailure>
   /**
-   * The task's stream events after sequence number `after`, stored and live, in order and without gaps.
-   * The stream does not end by itself: the reader stops at the final event.
+   * Takes the lease of a non-terminal task that nobody runs (no lease, an expired or handed-over one, or
+   * this instance's own) if its epoch is still `epoch`, the one the caller read: raises the epoch and
+   * returns the record. None when the task is terminal, unknown, changed hands since it was read, or another
+   * instance holds a live lease. Of concurrent takers of one epoch, exactly one gets the task.
+   */
+  readonly takeOver: (taskId: string, epoch: number) => Effect.Effect<Option.Option<TaskRecord>, TaskStoreFailure>
+  /** Leases of non-terminal tasks that expired (their holder stopped) or were handed over, at most 100. */
+  readonly expiredLeases: Effect.Effect<ReadonlyArray<LeaseToTake>, TaskStoreFailure>
+  /**
+   * Gives up this instance's lease of `epoch`. By default the task is left with no lease (a task waiting
+   * for input: any instance takes it with the next message); `handOver` leaves it expired at once and tells
+   * the other instances, so one of them takes the task over now.
+   */
+  readonly releaseLease: (taskId: string, epoch: number, options?: { readonly handOver?: boolean }) => Effect.Effect<void, TaskStoreFailure>
+  /**
+   * The task's stream events after sequence number `after`, stored and live, in order and without gaps;
+   * where the events asked for are no longer kept, first the Task as stored (numbered with the last event
+   * it reflects). The stream does not end by itself: the reader stops at the final event.
    */
   readonly events: (taskId: string, after: number) => Stream.Stream<Sequenced<StreamResult>, TaskStoreFailure>
   /**
-   * Sends a command about a task to the instance holding its lease and waits for the answer.
-   * Fails with `CommandUnanswered` once that instance no longer holds a live lease and has not answered.
+   * Sends a command about a task to an instance and waits for its answer for as long as that instance
+   * lives. Fails with `CommandUnanswered` once it stopped without answering: then it never took the
+   * command, or took it and stopped before answering.
    */
   readonly send: (
     instance: string,
     taskId: string,
     command: CommandBody
   ) => Effect.Effect<CommandBody, TaskStoreFailure | CommandUnanswered>
-  /** Answers the commands sent to this instance with `handler`, for as long as the Scope lives. */
-  readonly serve: (
-    handler: (taskId: string, command: CommandBody) => Effect.Effect<CommandBody>
-  ) => Effect.Effect<void, never, Scope.Scope>
+  /** Answers the commands sent to this instance, and takes over tasks handed over, for as long as the Scope lives. */
+  readonly serve: (handlers: SharedHandlers) => Effect.Effect<void, never, Scope.Scope>
 }
 
 /** Task states after which nothing changes. */
@@ -217,3 +275,19 @@ export const terminalStates: ReadonlySet<string> = new Set(["completed", "cancel
 
 /** Whether a task is in a terminal state. */
 export const isTerminalTask = (task: Task): boolean => terminalStates.has(task.status.state)
+
+/** Task states in which a task waits for its user. */
+export const waitingStates: ReadonlySet<string> = new Set(["input-required", "auth-required"])
+
+/** Whether a task waits for its user (`input-required` or `auth-required`). */
+export const isWaitingTask = (task: Task): boolean => waitingStates.has(task.status.state)
+
+/** U+0000, or a surrogate that is not half of a pair. */
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * Whether `key` can be a key of every store: well-formed text without U+0000 (SQL text holds neither a NUL
+ * nor a lone surrogate, so such a key would not compare as sent). Content is kept as sent whatever it holds;
+ * keys a client names (a context id) must be storable.
+ */
+export const isStorableKey = (key: string): boolean => !unstorable.test(key)

@@ -10,12 +10,14 @@
  * ```
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
-import { type Context, Deferred, Effect, Exit, Layer, Scheduler, Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Layer, Queue, Scheduler, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
+import type { TaskStoreFailure } from "../runtime/task-store.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
+import type { AuditEventInput } from "../audit/audit-event.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
 import { makeAdmission } from "./admission.ts"
 import { cardPaths, makeCardPublisher, publishCard, renderCard, type CardSigning } from "./card-publisher.ts"
@@ -82,9 +84,10 @@ export interface A2AServerHandle {
   /** Bytes of request bodies being received right now, across requests (bounded by `maxBodyBytesInFlight`). */
   readonly bodyBytesInFlight: () => number
   /**
-   * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
-   * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
-   * queued push notifications get a few seconds to go out.
+   * Shuts down: `/readyz` says not ready and new tasks are refused at once; open streams end cleanly at
+   * once; running tasks get `graceMs` (default the server's `shutdownGraceMs`) to reach a terminal or
+   * interrupted state, then are handed over to another instance (a store several instances share: see
+   * `TaskRuntime`'s `ShutdownRule`) or canceled; queued push notifications get a few seconds to go out.
    */
   readonly dispose: (options?: { readonly graceMs?: number }) => Promise<void>
 }
@@ -106,7 +109,7 @@ interface Built {
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
-const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, never, Scope.Scope> =>
+const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, TaskStoreFailure, Scope.Scope> =>
   Effect.gen(function* () {
     const options = resolveServerOptions(config)
     const card: AgentCard = {
@@ -134,14 +137,18 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const publisher = makeCardPublisher(card, options, facts, config.cardSigning)
 
     if (audit.enabled) {
+      // Transitions are observed synchronously (the listener must not work): they queue here and are
+      // recorded in order by a fiber of the server's scope, with the server's logger and tracer.
+      const transitions = yield* Queue.unbounded<AuditEventInput>()
+      yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(transitions), (input) => Effect.ignore(audit.record(input)))))
       yield* runtime.onTaskChange((change) => {
         if (change.previous === change.task.status.state) return
-        Effect.runFork(Effect.ignore(audit.record({
+        Queue.offerUnsafe(transitions, {
           kind: "task-transition",
           taskId: change.task.id,
           from: change.previous ?? null,
           to: change.task.status.state
-        })))
+        })
       })
     }
     const push = card.capabilities.pushNotifications === true
@@ -197,6 +204,10 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
         yield* add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* add("GET", path, cardJson)
         yield* add("*", restRoutePattern, rest)
+        if (options.healthChecks) {
+          yield* add("GET", healthPaths.live, () => Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }, { headers: noStore })))
+          yield* add("GET", healthPaths.ready, () => Effect.sync(() => readiness(runtime)))
+        }
         if (push !== undefined) {
           const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
           yield* add("GET", "/.well-known/jwks.json", () => jwks)
@@ -210,6 +221,19 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
       })
     return { runtime, register, shutdown, auditFailures: audit.failures, bodyBytesInFlight: admission.bodyBytesInFlight }
   })
+
+/** The paths of the health checks (see `healthChecks`). */
+export const healthPaths = { live: "/healthz", ready: "/readyz" } as const
+
+const noStore = { "cache-control": "no-store" }
+
+/** `/readyz`: 200 while the runtime takes new tasks, else 503 saying why. */
+const readiness = (runtime: TaskRuntime): HttpServerResponse.HttpServerResponse => {
+  if (runtime.ready()) return HttpServerResponse.jsonUnsafe({ status: "ready" }, { headers: noStore })
+  const unstored = runtime.storeHealth().unstoredTasks
+  const reason = unstored > 0 ? `the task store has not taken ${unstored} finished task${unstored === 1 ? "" : "s"}` : "stopping"
+  return HttpServerResponse.jsonUnsafe({ status: "not ready", reason }, { status: 503, headers: noStore })
+}
 
 /** A configured `publicUrl` must be an absolute http(s) URL without query or fragment. */
 const checkPublicUrl = (publicUrl: string | undefined): void => {
@@ -291,7 +315,7 @@ export const A2AServer = {
    * )
    * ```
    */
-  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
+  layer: (agent: Agent, config: A2AServerConfig = {}): Layer.Layer<never, TaskStoreFailure, HttpRouter.HttpRouter> =>
     HttpRouter.use((router) =>
       Effect.gen(function* () {
         const built = yield* onIoScheduler(build(agent, config))

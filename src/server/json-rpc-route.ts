@@ -245,7 +245,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
           "a2a.version": dialect.version,
           "a2a.principal": principal.id
         }))
-      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) yield* Effect.logError(`${method} failed with a defect`, exit.cause)
+      if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
+        const taskId = dialect.taskIdOf(decoded.params, undefined)
+        yield* Effect.logError(`${method}${taskId === undefined ? "" : ` for task ${taskId}`} failed with a defect`, exit.cause)
+      }
       const outcome: Result.Result<unknown, ProtocolError> = Exit.isSuccess(exit)
         ? Result.succeed(exit.value)
         : Result.fail(toProtocolError(exit.cause))

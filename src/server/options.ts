@@ -30,7 +30,10 @@ export interface A2AServerOptions {
   readonly maxBodyBytesInFlight?: number
   /** Idle time after which an open stream gets a `: ping` comment. Default 15,000 ms; 0 turns it off. */
   readonly heartbeatMs?: number
-  /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
+  /**
+   * How long `dispose` lets running tasks finish before handing them over to another instance (a store
+   * shared by several instances) or canceling them. Default 5,000 ms.
+   */
   readonly shutdownGraceMs?: number
   /**
    * Which card a card request without `A2A-Version` gets (a request that names a version gets that
@@ -46,6 +49,12 @@ export interface A2AServerOptions {
    * namespaces of tasks inside one server. Default: none, and every request naming a tenant is refused.
    */
   readonly tenant?: string
+  /**
+   * Serve `GET /healthz` (200 while the process serves) and `GET /readyz` (200 while it takes new tasks,
+   * 503 once it is stopping or while its store does not take finished tasks), for load balancers. Default
+   * true; false leaves both paths to the app.
+   */
+  readonly healthChecks?: boolean
 }
 
 /** Options with every default applied. */
@@ -59,6 +68,7 @@ export interface ResolvedServerOptions {
   readonly shutdownGraceMs: number
   readonly cardVersion: "0.3" | "1.0"
   readonly tenant: string | undefined
+  readonly healthChecks: boolean
 }
 
 /** Default request-body limit: 10 MiB. */
@@ -79,7 +89,8 @@ export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedSe
     heartbeatMs: options.heartbeatMs ?? 15_000,
     shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
     cardVersion: options.cardVersion ?? "0.3",
-    tenant: options.tenant === "" ? undefined : options.tenant
+    tenant: options.tenant === "" ? undefined : options.tenant,
+    healthChecks: options.healthChecks ?? true
   }
 }
 

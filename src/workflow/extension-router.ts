@@ -1,11 +1,11 @@
 import { Effect, Result } from "effect"
 import { createActor, type AnyMachineSnapshot, type Snapshot } from "xstate"
 import { InvalidParams, MethodNotFound } from "../../schemas/index.ts"
-import type { Message, Part, ProtocolError, Task } from "../../schemas/index.ts"
+import type { Message, Part, ProtocolError } from "../../schemas/index.ts"
 import { isInterrupted } from "../../machines/task.ts"
 import { acceptedInputModes } from "../runtime/input-modes.ts"
 import type { RequestContext, TaskRuntime } from "../runtime/task-runtime.ts"
-import { workflowExtensionsOf, workflowMetadataKey } from "./workflow-agent.ts"
+import { workflowExtensionsOf } from "./workflow-agent.ts"
 import type { WorkflowExtension } from "./workflow-extension.ts"
 
 /** Routes `{namespace}/{action}` JSON-RPC calls of workflow extensions to the tasks they name. */
@@ -25,11 +25,9 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const invalid = (message: string) => new InvalidParams({ message: `Invalid params: ${message}` })
 
-/** Whether the machine saved with the task's input request accepts `event` (true when nothing was saved). */
-const applies = (ext: WorkflowExtension, task: Task, event: { readonly type: string }): boolean => {
-  const entry = task.status.message?.metadata?.[workflowMetadataKey] as { snapshot?: Snapshot<unknown> } | undefined
-  const saved = entry?.snapshot
-  if (saved === undefined) return true
+/** Whether the machine the workflow saved with the task accepts `event` (true when nothing was saved). */
+const applies = (ext: WorkflowExtension, saved: Snapshot<unknown> | undefined, event: { readonly type: string }): boolean => {
+  if (saved === undefined || saved === null) return true
   // Restored as XState restores a persisted actor, and never started: nothing the machine invokes runs.
   const snapshot = createActor(ext.machine, { snapshot: saved }).getSnapshot() as AnyMachineSnapshot
   // A snapshot this machine cannot restore (another version of it): let the task's own machine judge the event.
@@ -88,7 +86,8 @@ export const router = (
       if (!isInterrupted(task.status.state)) {
         return yield* Effect.fail(invalid(`${method}: task ${taskId} is ${task.status.state}, not waiting for input`))
       }
-      if (!applies(ext, task, event.success)) {
+      const saved = (yield* runtime.saved({ id: taskId }, ctx)) as Snapshot<unknown> | undefined
+      if (!applies(ext, saved, event.success)) {
         return yield* Effect.fail(invalid(`${method}: '${event.success.type}' does not apply to task ${taskId} in its current state`))
       }
       const extensionsActive = ctx.extensions.includes(ext.uri) ? ctx.extensions : [...ctx.extensions, ext.uri]

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Stream } from "effect"
+import { Deferred, Effect, Option, Stream } from "effect"
 import { fromPromise } from "xstate"
 import { approvalMachine, reviewEventFromText } from "../../machines/approval.ts"
 import { pipelineMachine, pipelineStep } from "../../machines/pipeline.ts"
 import type { Message, Task } from "../../schemas/index.ts"
 import { messageText } from "../agent/messages.ts"
+import { makeMemoryTaskStore } from "../runtime/memory-task-store.ts"
 import { TaskRuntime } from "../runtime/task-runtime.ts"
 import type { SequencedEvent } from "../runtime/task-runtime.ts"
 import { as, testCard, userMessage } from "../../testing/runtime/fixtures.ts"
@@ -53,11 +54,44 @@ describe("Workflow.toAgent: approval", () => {
       const asked = asTask(yield* runtime.send({ message: userMessage("a launch note") }, alice))
       expect(asked.status.state).toBe("input-required")
       expect(statusText(asked)).toContain("Proposal: a launch note")
-      expect(asked.status.message?.metadata?.[workflowMetadataKey]).toMatchObject({ state: "review", snapshot: { value: "review" } })
+      // The machine's snapshot stays on the server: the client sees the state's name only.
+      expect(asked.status.message?.metadata?.[workflowMetadataKey]).toEqual({ state: "review" })
       const done = asTask(yield* runtime.send({ message: userMessage("approve", { taskId: asked.id }) }, alice))
       expect(done.status.state).toBe("completed")
       expect(statusText(done)).toBe("Approved")
       expect(artifactText(done, "document")).toBe("Proposal: a launch note")
+    }))
+
+  it.effect("keeps the machine's snapshot with the task in the store, never in what the client gets, unless asked to send it", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore()
+      const runtime = yield* TaskRuntime.make(approvalAgent(), { store })
+      const asked = asTask(yield* runtime.send({ message: userMessage("a secret draft") }, alice))
+      const record = Option.getOrThrow(yield* store.get(asked.id))
+      expect(record.saved).toMatchObject({ value: "review", context: { draft: "Proposal: a secret draft" } })
+      expect(JSON.stringify(record.task)).not.toContain("\"context\"")
+      // A second runtime on the same store continues the machine from what is stored.
+      const other = yield* TaskRuntime.make(approvalAgent(), { store })
+      const done = asTask(yield* other.send({ message: userMessage("approve", { taskId: asked.id }) }, alice))
+      expect(artifactText(done, "document")).toBe("Proposal: a secret draft")
+      // Ended: nothing saved any more.
+      expect(Option.getOrThrow(yield* store.get(asked.id)).saved).toBeUndefined()
+
+      const sending = yield* TaskRuntime.make(approvalAgent(2, { sendSnapshot: true }))
+      const shown = asTask(yield* sending.send({ message: userMessage("a public draft") }, alice))
+      expect(shown.status.message?.metadata?.[workflowMetadataKey]).toMatchObject({ state: "review", snapshot: { value: "review" } })
+    }))
+
+  it.effect("a workflow that keeps no snapshot fails, saying why, when its waiting run was lost", () =>
+    Effect.gen(function*() {
+      const store = yield* makeMemoryTaskStore()
+      const first = yield* TaskRuntime.make(approvalAgent(2, { persist: false }), { store })
+      const asked = asTask(yield* first.send({ message: userMessage("a note") }, alice))
+      expect(Option.getOrThrow(yield* store.get(asked.id)).saved).toBeUndefined()
+      const second = yield* TaskRuntime.make(approvalAgent(2, { persist: false }), { store })
+      const done = asTask(yield* second.send({ message: userMessage("approve", { taskId: asked.id }) }, alice))
+      expect(done.status.state).toBe("failed")
+      expect(statusText(done)).toMatch(/persist: false/)
     }))
 
   it.effect("reject -> rejected with the reason", () =>

@@ -11,8 +11,8 @@ import { callOf } from "./workflow-extension.ts"
 import type { WorkflowExtension } from "./workflow-extension.ts"
 
 /**
- * Metadata key of the bridge's agent messages: `{ state, snapshot? }`, the machine's state value and (on
- * input requests) its persisted snapshot, from which any process holding the task can continue it.
+ * Metadata key of the bridge's agent messages: `{ state, snapshot? }`, the machine's state value and, on
+ * input requests of a workflow that asks for it (`sendSnapshot`), its persisted snapshot.
  */
 export const workflowMetadataKey = "a2a-actors/workflow"
 
@@ -27,8 +27,18 @@ export interface WorkflowAgentOptions<TMachine extends AnyStateMachine> {
   readonly toEvent: (message: Message, snapshot: SnapshotFrom<TMachine>) => EventFromLogic<TMachine> | undefined
   /** Method extensions whose calls reach the machine; their declarations join the card. */
   readonly extensions?: ReadonlyArray<WorkflowExtension<any>>
-  /** Put the persisted snapshot in each input request, so another process can resume the task. Default true. */
+  /**
+   * Keep the machine's persisted snapshot with the task in the task store (`TaskContext.save`) whenever it
+   * waits for input, so that any instance holding the task (another process, or this one after a restart)
+   * continues the machine where it waited. It stays on the server. Default true.
+   */
   readonly persist?: boolean
+  /**
+   * Also send the persisted snapshot to the client, in each input request's metadata (under
+   * {@link workflowMetadataKey}). The snapshot holds the machine's whole context, drafts and data of invoked
+   * actors included, so only turn this on for a client that is meant to see them. Default false.
+   */
+  readonly sendSnapshot?: boolean
 }
 
 /** An Agent running a workflow machine, with the extensions that drive it. */
@@ -45,16 +55,6 @@ const withExtensions = (card: AgentCard, extensions: ReadonlyArray<WorkflowExten
   const declared = card.capabilities.extensions ?? []
   const added = extensions.map((e) => e.declaration).filter((d) => !declared.some((x) => x.uri === d.uri))
   return { ...card, capabilities: { ...card.capabilities, extensions: [...declared, ...added] } }
-}
-
-/** The persisted snapshot in the newest agent message of the history that carries one. */
-const persistedIn = (history: ReadonlyArray<Message>): unknown => {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i]!
-    const entry = m.role === "agent" ? m.metadata?.[workflowMetadataKey] : undefined
-    if (typeof entry === "object" && entry !== null && "snapshot" in entry) return (entry as { snapshot: unknown }).snapshot
-  }
-  return undefined
 }
 
 const stateKey = (snapshot: AnyMachineSnapshot) => JSON.stringify(snapshot.value)
@@ -140,6 +140,7 @@ const machineChanges = () => {
 export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgentOptions<TMachine>): WorkflowAgent => {
   const extensions: ReadonlyArray<WorkflowExtension> = options.extensions ?? []
   const persist = options.persist ?? true
+  const sendSnapshot = options.sendSnapshot ?? false
 
   /** The event for a reply, or why it does not apply (then the user is asked again). */
   const eventFor = (message: Message, snapshot: AnyMachineSnapshot): Result.Result<EventObject, string> => {
@@ -155,7 +156,14 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
     Effect.gen(function*() {
       const changes = machineChanges()
       const emitted: Array<A2AEmitted> = []
-      const saved = persist ? persistedIn(ctx.history) : undefined
+      // A resumed run (its earlier one was lost with its instance, or a restart) continues the machine
+      // from the snapshot saved when it began to wait, with the reply that woke the task.
+      const saved = ctx.resumed ? ctx.saved : undefined
+      if (ctx.resumed && saved === undefined) {
+        return yield* ctx.fail(
+          "This workflow's state was not kept (persist: false), so it cannot continue after the run that waited was lost; start a new task."
+        )
+      }
       const actor = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const a = saved === undefined
@@ -201,7 +209,10 @@ export const toAgent = <TMachine extends AnyStateMachine>(options: WorkflowAgent
             let answer = reply
             reply = undefined
             if (answer === undefined) {
-              const metadata = { [workflowMetadataKey]: { state: snapshot.value, ...(persist ? { snapshot: actor.getPersistedSnapshot() } : {}) } }
+              const persisted = persist || sendSnapshot ? actor.getPersistedSnapshot() : undefined
+              // Stored with the task's move to input-required: whoever sees the task waiting can continue it.
+              if (persist) yield* ctx.save(persisted)
+              const metadata = { [workflowMetadataKey]: { state: snapshot.value, ...(sendSnapshot ? { snapshot: persisted } : {}) } }
               const question = agentMessage(`${note}${action.prompt ?? "Input required"}`, metadata)
               answer = yield* (action.kind === "input-required" ? ctx.requestInput(question) : ctx.requestAuth(question))
             }

@@ -18,11 +18,12 @@ export const approvalExtension = Workflow.extension({
 })
 
 /** The approval workflow as an agent, with the template drafter and the text reply parser. */
-export const approvalAgent = (maxRevisions = 2) =>
+export const approvalAgent = (maxRevisions = 2, options: { readonly sendSnapshot?: boolean; readonly persist?: boolean } = {}) =>
   Workflow.toAgent({
     card: testCard(),
     machine: approvalMachine,
     input: (message) => ({ request: messageText(message), maxRevisions }),
     toEvent: (reply) => reviewEventFromText(messageText(reply)),
-    extensions: [approvalExtension]
+    extensions: [approvalExtension],
+    ...options
   })

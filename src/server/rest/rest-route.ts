@@ -182,7 +182,10 @@ export const restRoute = (deps: RestRouteDeps) => {
         ? Result.fail(refused)
         : yield* traced(
           prepared.success.run(ctx).pipe(
-            Effect.tapDefect((defect) => Effect.logError(`${method} (REST) failed with a defect`, defect)),
+            Effect.tapDefect((defect) => {
+              const taskId = taskIdOf(params, undefined)
+              return Effect.logError(`${method} (REST)${taskId === undefined ? "" : ` for task ${taskId}`} failed with a defect`, defect)
+            }),
             Effect.sandbox,
             Effect.mapError(toProtocolError),
             Effect.result

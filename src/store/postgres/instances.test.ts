@@ -266,7 +266,7 @@ describe("fencing by lease epoch", () => {
       expect(created.lease).toMatchObject({ instance: "stale", epoch: 1, live: true })
       // the first instance stalls past its lease: nobody renews it
       yield* testQuery(`UPDATE ${schema}.tasks SET lease_until = 0 WHERE id = $1`, [id])
-      const taken = Option.getOrThrow(yield* second.shared.takeOver(id))
+      const taken = Option.getOrThrow(yield* second.shared.takeOver(id, 1))
       expect(taken.lease).toMatchObject({ instance: "fresh", epoch: 2, live: true })
       const stale = yield* Effect.flip(
         first.put({ task: sampleTask(id, "completed"), owner: "a", pushConfigs: [], leaseEpoch: 1 }, taken.version)
@@ -277,12 +277,13 @@ describe("fencing by lease epoch", () => {
       expect(failed.lease).toBeUndefined()
       expect(Option.getOrThrow(yield* first.get(id)).task.status.state).toBe("failed")
       // nobody takes a terminal task over
-      expect(Option.isNone(yield* first.shared.takeOver(id))).toBe(true)
+      expect(Option.isNone(yield* first.shared.takeOver(id, 2))).toBe(true)
+      expect(Option.isNone(yield* first.shared.takeOver(id, 3))).toBe(true)
       // The fence is the writer's, not the process's: a stale writer is refused beside a fresh one in the same instance.
       const other = `fenced-${crypto.randomUUID()}`
       yield* first.put({ task: sampleTask(other), owner: "a", pushConfigs: [] }, 0)
       yield* testQuery(`UPDATE ${schema}.tasks SET lease_until = 0 WHERE id = $1`, [other])
-      const again = Option.getOrThrow(yield* first.shared.takeOver(other))
+      const again = Option.getOrThrow(yield* first.shared.takeOver(other, 1))
       expect(again.lease).toMatchObject({ instance: "stale", epoch: 2 })
       const older = yield* Effect.flip(
         first.put({ task: sampleTask(other, "completed"), owner: "a", pushConfigs: [], leaseEpoch: 1 }, again.version)

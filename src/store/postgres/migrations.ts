@@ -80,7 +80,35 @@ export const migrations: ReadonlyArray<Migration> = [
   {
     id: 4,
     name: "an owner's tasks by status time, newest first (A2A 1.0 ListTasks pages through it)",
-    statements: (s) => [listTasksIndex(s)]
+    // As released; migration 5 replaces this index (an expression over the stored JSON) with a column's.
+    statements: (s) => [`CREATE INDEX tasks_owner_status_at ON ${s}.tasks (owner, (coalesce(task->'status'->>'timestamp', '')) DESC, id DESC)`]
+  },
+  {
+    id: 5,
+    name: "instances alive, agents' saved state, bounded events and housekeeping in batches",
+    statements: (s) => [
+      // Senders of commands wait for an answer while the target instance is alive.
+      `CREATE TABLE ${s}.instances (id text PRIMARY KEY, alive_until double precision NOT NULL)`,
+      // What an agent keeps to resume a task on any instance (a workflow's machine), never sent to clients.
+      `ALTER TABLE ${s}.tasks ADD COLUMN saved json, ADD COLUMN events_compacted boolean NOT NULL DEFAULT false`,
+      `CREATE INDEX tasks_events_kept ON ${s}.tasks (updated_at) WHERE state IN ${terminal} AND NOT events_compacted`,
+      `CREATE INDEX tasks_waiting ON ${s}.tasks (owner, updated_at) WHERE state IN ('input-required', 'auth-required')`,
+      `CREATE INDEX tasks_waiting_idle ON ${s}.tasks (updated_at) WHERE state IN ('input-required', 'auth-required')`,
+      `CREATE INDEX commands_answered ON ${s}.commands (answered_at) WHERE answered_at IS NOT NULL`,
+      `CREATE INDEX commands_created ON ${s}.commands (created_at)`,
+      // A command is sent once even when its insert runs again after a lost answer; its target takes
+      // every command it has not answered (a take whose answer was lost is taken again).
+      `ALTER TABLE ${s}.commands ADD COLUMN request_key text`,
+      `CREATE UNIQUE INDEX commands_request_key ON ${s}.commands (request_key)`,
+      `CREATE INDEX commands_unanswered ON ${s}.commands (target) WHERE answered_at IS NULL`,
+      // The status time ListTasks sorts by, as a column every write sets: an index over an expression of the
+      // stored JSON made PostgreSQL expand it on every write, and refuse any Task holding U+0000 or a lone
+      // surrogate (valid JSON, kept as sent here).
+      `ALTER TABLE ${s}.tasks ADD COLUMN status_at text NOT NULL DEFAULT ''`,
+      `UPDATE ${s}.tasks SET status_at = coalesce(task->'status'->>'timestamp', '')`,
+      `DROP INDEX ${s}.tasks_owner_status_at`,
+      listTasksIndex(s)
+    ]
   }
 ]
 

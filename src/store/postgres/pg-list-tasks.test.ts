@@ -15,11 +15,12 @@ describe("ListTasks on PostgreSQL", () => {
       const store = yield* testStore()
       const s = store.schema
       // Many owners and tasks, written directly: the planner must find the index worth using.
-      yield* testQuery(`INSERT INTO ${s}.tasks (id, owner, context_id, state, version, task, push_configs, updated_at)
+      // (The status time goes in its column too, as every write of the store sets it.)
+      yield* testQuery(`INSERT INTO ${s}.tasks (id, owner, context_id, state, version, task, push_configs, updated_at, status_at)
         SELECT 't' || g, 'owner-' || (g % 50), 'c', 'completed', 1,
           json_build_object('kind', 'task', 'id', 't' || g, 'contextId', 'c',
             'status', json_build_object('state', 'completed', 'timestamp', to_char(timestamp '2026-01-01' + g * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
-          '[]'::json, g
+          '[]'::json, g, to_char(timestamp '2026-01-01' + g * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         FROM generate_series(1, 20000) g`)
       yield* testQuery(`ANALYZE ${s}.tasks`)
       const sql = listTasksPageSql(s).replace(/\$(\d)(::\w+)?/g, (_, n: string) =>

@@ -1,8 +1,9 @@
 /**
  * `TaskStore.listTasks` on PostgreSQL: one principal's tasks, newest status first, by keyset pagination on
- * the index of migration 4 (`owner`, status timestamp, `id`), with `LIMIT`; the total is a count over the
- * same filters. The status timestamp is read from the stored Task (`task->'status'->>'timestamp'`), the form
- * the runtime writes (`toISOString`), whose text order is its time order.
+ * the index of migration 5 (`owner`, status timestamp, `id`), with `LIMIT`; the total is a count over the
+ * same filters. The status timestamp is the `status_at` column, which every write sets from the Task (the
+ * form the runtime writes, `toISOString`, whose text order is its time order): PostgreSQL never expands
+ * the stored JSON, which it could not for a Task holding U+0000 or a lone surrogate.
  *
  * @module
  */
@@ -14,12 +15,12 @@ import { statusTimestampOf } from "../../runtime/task-store.ts"
 /** Runs one statement; the store's own, which maps SQL failures to TaskStoreFailure. */
 export type PgQuery = <A extends object>(what: string, text: string, params?: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, TaskStoreFailure>
 
-/** The sort key as SQL: the same expression as the index, so the planner walks the index in order. */
-export const statusAt = `coalesce(task->'status'->>'timestamp', '')`
+/** The sort key: the column the index has, so the planner walks the index in order. */
+export const statusAt = "status_at"
 
-/** The index `listTasks` walks (migration 4). */
+/** The index `listTasks` walks (migration 5). */
 export const listTasksIndex = (schema: string): string =>
-  `CREATE INDEX tasks_owner_status_at ON ${schema}.tasks (owner, (${statusAt}) DESC, id DESC)`
+  `CREATE INDEX tasks_owner_status_at ON ${schema}.tasks (owner, ${statusAt} DESC, id DESC)`
 
 const parse = (value: Task | string): Task => (typeof value === "string" ? JSON.parse(value) as Task : value)
 
