@@ -65,6 +65,27 @@ const run = (
     })
   })
 
+const rpc = async (url: string, method: string, params: unknown) => {
+  const response = await fetch(`${url}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(20_000)
+  })
+  return (await response.json()).result
+}
+
+/** Polls `check` every 100 ms until it gives a value, for at most `ms`. */
+const eventually = async <A>(check: () => Promise<A | undefined>, ms: number): Promise<A> => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 const send = async (url: string, text: string, taskId?: string) => {
   const response = await fetch(`${url}/`, {
     method: "POST",
@@ -253,14 +274,21 @@ describe("server examples", () => {
     }
   })
 
-  it("conformance-agent.ts (npm run start:conformance) completes a task by itself with one artifact", async () => {
-    let result: any
+  it("conformance-agent.ts (npm run start:conformance) answers a plain send at once, and completes the task by itself with one artifact", async () => {
+    let sent: any
+    let done: any
     await run("examples/conformance-agent.ts", {
       until: listening,
-      onMatch: async ([, url]) => { result = await send(url!, "tck") }
+      onMatch: async ([, url]) => {
+        sent = await send(url!, "tck")
+        done = await eventually(async () => {
+          const task = await rpc(url!, "tasks/get", { id: sent.id })
+          return task.status.state === "completed" ? task : undefined
+        }, 15_000)
+      }
     })
-    expect(result.status.state).toBe("completed")
-    expect(result.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
+    expect(sent.status.state).toBe("working")
+    expect(done.artifacts.map((a: any) => a.parts[0].text)).toEqual(["Received: tck"])
   })
 
   it("conformance-agent.ts answers header-less card requests in A2A_CARD_VERSION's version", async () => {

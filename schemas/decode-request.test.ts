@@ -85,6 +85,18 @@ describe("decodeRequest: envelope errors are InvalidRequest (-32600)", () => {
     }
   })
 
+  it("refuses a string id over 256 characters with id null, naming the bound, never echoing it", () => {
+    expect(decodeRequest(send({ id: "i".repeat(256) }))).toMatchObject({ _tag: "Request", id: "i".repeat(256) })
+    for (const body of [send({ id: "i".repeat(257) }), { jsonrpc: "2.0", id: "x".repeat(2_000_000), method: "message/stream", params: {} }]) {
+      const f = failure(body)
+      expect(f.id).toBeNull()
+      expect(f.error.code).toBe(-32600)
+      expect(f.error.message).toBe("Invalid Request: a string id may be at most 256 characters long")
+    }
+    // The method is still named, so a streaming method's refusal is answered in SSE.
+    expect(failure({ jsonrpc: "2.0", id: "x".repeat(300), method: "message/stream", params: {} }).method).toBe("message/stream")
+  })
+
   it("echoes a readable id when jsonrpc or method is wrong", () => {
     expect(failure(send({ jsonrpc: "1.0", id: "v1" }))).toMatchObject({ id: "v1", error: { code: -32600 } })
     expect(failure(send({ jsonrpc: 2 }))).toMatchObject({ id: 1, error: { code: -32600 } })

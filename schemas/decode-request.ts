@@ -84,10 +84,26 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 // Own members only: a body is plain JSON, and nothing inherited may stand in for a missing member.
 const member = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined)
 
+/**
+ * How long a string request id may be. The id is repeated in the answer, and in every event of a stream, so
+ * an unbounded one multiplies itself: longer ids are refused (-32600, id null), never echoed.
+ */
+export const MAX_REQUEST_ID_LENGTH = 256
+
+type IdReading = { readonly ok: true; readonly id: ResponseId } | { readonly ok: false; readonly message: string }
+
 // Upstream types request ids as string or integer (JSON-RPC itself only discourages fractions); refusing a
 // fractional id here keeps every reply's id valid against the response schemas.
-const readId = (u: unknown): { readonly ok: true; readonly id: ResponseId } | { readonly ok: false } =>
-  u === null || typeof u === "string" || Number.isSafeInteger(u) ? { ok: true, id: u as ResponseId } : { ok: false }
+const readId = (u: unknown): IdReading => {
+  if (typeof u === "string") {
+    return u.length <= MAX_REQUEST_ID_LENGTH
+      ? { ok: true, id: u }
+      : { ok: false, message: `Invalid Request: a string id may be at most ${MAX_REQUEST_ID_LENGTH} characters long` }
+  }
+  return u === null || Number.isSafeInteger(u)
+    ? { ok: true, id: u as ResponseId }
+    : { ok: false, message: "Invalid Request: id must be a string, an integer or null" }
+}
 
 type PathSegment = PropertyKey | { readonly key: PropertyKey }
 
@@ -144,7 +160,7 @@ const isExtension = (options: DecodeRequestOptions | undefined, method: string):
 
 /**
  * The classifier of `table`. Envelope problems (not an object, wrong `jsonrpc`, missing or non-string `method`,
- * `id` of a wrong type) are InvalidRequest, echoing the id when it can be read; an unknown method is
+ * `id` of a wrong type or a string id over {@link MAX_REQUEST_ID_LENGTH} characters) are InvalidRequest, echoing the id when it can be read; an unknown method is
  * MethodNotFound unless the server registered it as an extension method; params that fail the method's schema
  * are InvalidParams with a message naming the failing path.
  */
@@ -176,9 +192,7 @@ export const makeRequestDecoder = <T extends MethodTable<T>>(
     const method = namedMethod(json)
     const notification = !Object.hasOwn(json, "id")
     const readable = readId(notification ? null : json["id"])
-    if (!readable.ok) {
-      return fail(null, new InvalidRequest({ message: "Invalid Request: id must be a string, an integer or null" }), method)
-    }
+    if (!readable.ok) return fail(null, new InvalidRequest({ message: readable.message }), method)
     const id = readable.id
     if (member(json, "jsonrpc") !== "2.0") {
       return fail(id, new InvalidRequest({ message: "Invalid Request: jsonrpc must be exactly \"2.0\"" }), method)

@@ -1,11 +1,11 @@
 import { Schema } from "effect"
-import { Identifier, metadataField, optional } from "./internal/common.ts"
+import { Identifier, MAX_REFERENCE_TASK_IDS, metadataField, optional } from "./internal/common.ts"
 import { Part } from "./parts.ts"
 
 /**
  * One turn of communication between a user and an agent. `parts` must hold at least one part: CONFORMANCE.md
  * makes an empty `parts` an invalid-params error, which upstream's schema does not; its ids are at most 256
- * characters long (both stricter than upstream).
+ * characters long, and it references at most 64 tasks (all stricter than upstream).
  */
 export const Message: Schema.Struct<{
   readonly metadata: Schema.optionalKey<Schema.$Record<Schema.String, Schema.Unknown>>
@@ -24,7 +24,9 @@ export const Message: Schema.Struct<{
   parts: Schema.Array(Part).check(Schema.isMinLength(1)),
   taskId: optional(Identifier),
   contextId: optional(Identifier),
-  referenceTaskIds: optional(Schema.Array(Identifier)),
+  referenceTaskIds: optional(Schema.Array(Identifier).check(Schema.isMaxLength(MAX_REFERENCE_TASK_IDS, {
+    message: `a message may reference at most ${MAX_REFERENCE_TASK_IDS} tasks`
+  }))),
   extensions: optional(Schema.Array(Schema.String)),
   ...metadataField
 }).annotate({ identifier: "Message" })

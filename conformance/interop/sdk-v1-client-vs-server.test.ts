@@ -74,6 +74,20 @@ const collect = async (events: AsyncIterable<StreamResponse>, limit = Infinity) 
   return seen
 }
 
+/**
+ * The task as it ends: the conformance agent answers a blocking send at once, with the task still working,
+ * and completes it by itself a few seconds later (see examples/agents/conformance.ts).
+ */
+const completed = async (client: Client, id: string): Promise<Task> => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const task = await client.getTask({ tenant: "", id })
+    if (task.status!.state === TaskState.TASK_STATE_COMPLETED) return task
+    if (Date.now() > deadline) throw new Error(`task ${id} not completed within 15 s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 const held = (client: Client) =>
   client.sendMessage(send("hold on", { messageId: `${longLivedPrefix}-${crypto.randomUUID()}`, returnImmediately: true })).then(asTask)
 
@@ -97,9 +111,10 @@ describe.each(bindings)("the JS SDK 1.3 client, compat off, over $name", ({ pref
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true })
   })
 
-  it("sends a message and gets the completed Task; gets it again, with and without history", async () => {
-    const task = asTask(await client.sendMessage(send("hello")))
-    expect(task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  it("sends a message and gets its Task; gets it again once completed, with and without history", async () => {
+    const sent = asTask(await client.sendMessage(send("hello")))
+    expect(sent.status!.state).toBe(TaskState.TASK_STATE_WORKING)
+    const task = await completed(client, sent.id)
     expect(textOf(task)).toBe("Received: hello")
     const again = await client.getTask({ tenant: "", id: task.id, historyLength: 0 })
     expect(again.history).toEqual([])
@@ -173,7 +188,8 @@ describe("the JS SDK 1.3 client with compat on", () => {
   it("still picks 1.0 on our card and works", async () => {
     const client = await factory.createFromUrl(server.url)
     expect(client.protocolVersion).toBe("1.0")
-    expect(asTask(await client.sendMessage(send("hello"))).status!.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    const sent = asTask(await client.sendMessage(send("hello")))
+    expect((await completed(client, sent.id)).status!.state).toBe(TaskState.TASK_STATE_COMPLETED)
   })
 
   it.each(["JSONRPC", "HTTP+JSON"])("speaks 0.3 over %s to the same server when the card lists only 0.3 interfaces", async (binding) => {
@@ -181,9 +197,9 @@ describe("the JS SDK 1.3 client with compat on", () => {
     const zeroThree = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === "0.3" && i.protocolBinding === binding) }
     const client = await factory.createFromAgentCard(zeroThree)
     expect(client.protocolVersion).toBe("0.3")
-    const task = asTask(await client.sendMessage(send("old times")))
-    expect(task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(textOf(task)).toBe("Received: old times")
+    const sent = asTask(await client.sendMessage(send("old times")))
+    expect(sent.status!.state).toBe(TaskState.TASK_STATE_WORKING)
+    expect(textOf(await completed(client, sent.id))).toBe("Received: old times")
     const events = await collect(client.sendMessageStream(send("stream")))
     expect(events.map(kindOf).at(-1)).toBe("status:TASK_STATE_COMPLETED")
     await expect(client.getTask({ tenant: "", id: "no-such-task" })).rejects.toThrow()

@@ -1,5 +1,6 @@
 import { errorScenarios } from "./errors.ts"
 import type { RestScenario } from "./harness.ts"
+import { kitScenarios } from "./kit.ts"
 import { pushScenarios } from "./push.ts"
 import { sendScenarios } from "./send.ts"
 import { streamScenarios } from "./streams.ts"
@@ -11,5 +12,6 @@ export const allRestScenarios: ReadonlyArray<RestScenario> = [
   ...taskScenarios,
   ...streamScenarios,
   ...pushScenarios,
-  ...errorScenarios
+  ...errorScenarios,
+  ...kitScenarios
 ]

@@ -1,4 +1,6 @@
 import { check, show } from "../scenarios/assert.ts"
+import { rawRequest } from "../scenarios/raw-http.ts"
+import { unnormalised } from "../scenarios/targets.ts"
 import { restScenario, type RestScenario } from "./harness.ts"
 
 const missing = (): string => `v1/tasks/missing-${crypto.randomUUID()}`
@@ -106,5 +108,34 @@ export const errorScenarios: ReadonlyArray<RestScenario> = [
     if (reply.status === 200) t.skip("this agent serves GET /v1/card to anonymous callers")
     check([401, 403, 404].includes(reply.status), `expected HTTP 401, 403 or 404, got ${reply.status}: ${show(reply.text, 200)}`)
     if (reply.status === 404) t.expectError(reply, 404, -32007, "GET /v1/card")
+  }),
+
+  restScenario("errors: no REST route is reached through dot segments, %2e or backslashes (404)", async (t) => {
+    const base = new URL(t.base).pathname
+    const task = await t.createTask()
+    const body = JSON.stringify(t.sendBody())
+    const routes = [["GET", `v1/tasks/${task.id}`, undefined], ["POST", "v1/message:send", body]] as const
+    const direct = await rawRequest(t.base, "GET", `${base}${routes[0][1]}`, undefined, t.timeoutMs)
+    check(direct.status === 200 && direct.text.includes(String(task.id)), `GET ${routes[0][1]} should answer the task: ${show(direct.text.slice(0, 200))}`)
+    for (const [method, route, payload] of routes) {
+      for (const target of unnormalised(`${base}${route}`)) {
+        const answer = await rawRequest(t.base, method, target, payload, t.timeoutMs)
+        check(answer.status === 404 || answer.status === 400, `${method} ${target}: expected 404 (or 400), got ${answer.status}: ${show(answer.text.slice(0, 200))}`)
+        check(!/"task"|"status"/.test(answer.text), `${method} ${target} reached a route: ${show(answer.text.slice(0, 200))}`)
+      }
+    }
+  }),
+
+  restScenario("errors: a body not sent as JSON (text/plain, a form, none) is 415, and creates no task", async (t) => {
+    const body = JSON.stringify(t.sendBody())
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", null]) {
+      // Bytes, so that `fetch` adds no Content-Type of its own.
+      const reply = await t.request("POST", "v1/message:send", new TextEncoder().encode(body), { contentType })
+      t.expectError(reply, 415, -32600, `as ${contentType ?? "no content type"}`)
+    }
+    for (const contentType of ["application/json; charset=utf-8", "application/a2a+json"]) {
+      const task = t.expectTask(await t.request("POST", "v1/message:send", body, { contentType }), `as ${contentType}`)
+      t.cancelLater(task.id as string)
+    }
   })
 ]

@@ -46,6 +46,22 @@ export const pushScenarios: ReadonlyArray<RestScenario> = [
     equal((await create(t, task.id, body)).id, "cfg-proto", "config id")
   }),
 
+  restScenario("push: an authentication without schemes is accepted: ProtoJSON leaves an empty list out (the official kit's body)", async (t) => {
+    const task = await pushTask(t)
+    const body = {
+      parent: `tasks/${task.id}`,
+      config_id: "kit-config",
+      config: {
+        name: `tasks/${task.id}/pushNotificationConfigs/kit-config`,
+        push_notification_config: { id: "kit-config", url: t.webhookUrl, token: "kit-token", authentication: {} }
+      }
+    }
+    equal((await create(t, task.id, body)).id, "kit-config", "config id")
+    const withCredentials = await create(t, task.id, { url: t.webhookUrl, authentication: { credentials: "secret" } }, "credentials only")
+    const got = expectConfig(t, t.expectOk(await t.request("GET", `${configs(task.id)}/${withCredentials.id}`), "get"), task.id, "get")
+    equal(asObject(got.authentication, "authentication").credentials, "secret", "stored credentials")
+  }),
+
   restScenario("push: a snake_case { push_notification_config } body is accepted", async (t) => {
     const task = await pushTask(t)
     const config = await create(t, task.id, { push_notification_config: { id: "cfg-snake", url: t.webhookUrl } })

@@ -76,9 +76,4 @@ export const sendScenarios: ReadonlyArray<RestScenario> = [
     check(historyOf(continued, "continued").length >= 2, `history should have grown: ${show(continued.history)}`)
   }),
 
-  restScenario("send: a JSON body sent as text/plain is still read as JSON (the binding does not judge Content-Type)", async (t) => {
-    const body = JSON.stringify(t.sendBody())
-    const task = t.expectTask(await t.request("POST", "v1/message:send", body, { contentType: "text/plain" }), "message:send")
-    t.cancelLater(task.id as string)
-  })
 ]

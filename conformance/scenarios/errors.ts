@@ -1,4 +1,4 @@
-import { asObject, expectRpcError } from "./assert.ts"
+import { asObject, check, expectRpcError, show } from "./assert.ts"
 import { scenario, type Scenario, type ScenarioContext } from "./harness.ts"
 
 const envelope = (fields: Record<string, unknown>): string => JSON.stringify(fields)
@@ -35,6 +35,17 @@ export const errorScenarios: ReadonlyArray<Scenario> = [
       const body = envelope({ jsonrpc: "2.0", id, method: "tasks/get", params: { id: "x" } })
       expectRpcError(await t.raw(body), -32600, { id: null, where: `id ${JSON.stringify(id)}` })
     }
+  }),
+
+  scenario("errors: a string id over 256 characters is -32600 with id null, never echoed (unary and streaming)", async (t) => {
+    const long = `id-${"x".repeat(100_000)}`
+    const unary = await t.raw(envelope({ jsonrpc: "2.0", id: long, method: "tasks/get", params: { id: "x" } }))
+    expectRpcError(unary, -32600, { id: null, where: "tasks/get" })
+    check(unary.text.length < 2_000, `tasks/get: the answer should not carry the id, got ${unary.text.length} characters`)
+    const handle = await t.stream("message/stream", { message: t.message() }, { id: long })
+    const text = await handle.session.readText()
+    check(!text.includes("xxxxxxxx"), "message/stream: the answer repeats the refused id")
+    check(text.includes("-32600"), `message/stream: expected a -32600 error, got ${show(text, 300)}`)
   }),
 
   scenario("errors: an unknown method is -32601 echoing the id", async (t) => {

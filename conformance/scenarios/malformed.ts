@@ -53,14 +53,21 @@ export const malformedScenarios: ReadonlyArray<Scenario> = [
     }
   }),
 
-  scenario("malformed: a text/plain body gets a well-formed JSON-RPC reply", async (t) => {
-    const env = expectWellFormed(await t.raw(validGet, "text/plain"), "text/plain")
-    check(env.id === "ct-1" || env.id === null, `id should be the request id or null, got ${show(env.id)}`)
+  scenario("malformed: a body not sent as JSON (text/plain, a form, none) is refused with HTTP 415 and a JSON-RPC error", async (t) => {
+    // What a Web page can post across origins without asking: refused before it is read.
+    for (const contentType of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=b", null]) {
+      const where = contentType ?? "no content type"
+      const reply = await t.raw(new TextEncoder().encode(validGet), contentType)
+      check(reply.status === 415, `${where}: expected HTTP 415, got ${reply.status}: ${show(reply.text, 200)}`)
+      expectRpcError(reply, -32600, { id: null, statuses: [415], where })
+    }
   }),
 
-  scenario("malformed: a body without Content-Type gets a well-formed JSON-RPC reply", async (t) => {
-    const env = expectWellFormed(await t.raw(validGet, null), "no content-type")
-    check(env.id === "ct-1" || env.id === null, `id should be the request id or null, got ${show(env.id)}`)
+  scenario("malformed: every JSON media type is read: application/json with a charset, application/a2a+json", async (t) => {
+    for (const contentType of ["application/json; charset=utf-8", "application/a2a+json", "application/json;charset=UTF-8"]) {
+      const env = expectWellFormed(await t.raw(validGet, contentType), contentType)
+      check(env.id === "ct-1", `${contentType}: the request should be answered, got ${show(env)}`)
+    }
   }),
 
   scenario("malformed: a body over 10 MiB is refused with a JSON-RPC error and the server survives", async (t) => {

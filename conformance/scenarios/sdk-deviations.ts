@@ -20,6 +20,8 @@ export const sdkKnownFailures: Readonly<Record<string, string>> = {
     "the SDK has no `default` alias (an id-less config gets the task id) and answers -32603",
   "errors: an id of a wrong type (object, boolean, array) is -32600 with id null":
     "the SDK echoes the invalid id (an object) back in the response",
+  "errors: a string id over 256 characters is -32600 with id null, never echoed (unary and streaming)":
+    "the SDK sets no bound on request ids and echoes the whole id in every answer",
   "errors: message/send without a message is -32602":
     "the SDK dereferences the missing message and answers -32603 with a TypeError message",
   "errors: a message without role is -32602": "the SDK does not validate Message fields beyond messageId",
@@ -36,6 +38,10 @@ export const sdkKnownFailures: Readonly<Record<string, string>> = {
   "malformed: an error never echoes a 64 KiB id in full": "the SDK quotes the whole task id in its -32001 message",
   "malformed: a body that is not JSON is -32700 with HTTP 200 and id null":
     "the SDK's express JSON error handler answers -32700 with HTTP 400",
+  "malformed: a body not sent as JSON (text/plain, a form, none) is refused with HTTP 415 and a JSON-RPC error":
+    "express.json() leaves a text/plain body unread and the SDK answers -32700 with HTTP 200",
+  "malformed: every JSON media type is read: application/json with a charset, application/a2a+json":
+    "express.json() reads application/json only: application/a2a+json (A2A 1.0's media type) is answered -32700",
   "malformed: an empty body is -32700":
     "express.json() turns an empty body into {} so the SDK answers -32600",
   "malformed: NaN and Infinity tokens are not JSON: -32700":

@@ -1,7 +1,8 @@
 /**
- * The conformance agent behaves like the official TCK's reference agent: a plain message's stream
- * ends by itself with a final `completed` status on both bindings, a cancel meanwhile ends it
- * `canceled`, follow-ups grow the history, and the resubscription prefix keeps a task alive.
+ * The conformance agent does what the official 0.3 kit needs: a plain send is answered at once with
+ * its task open, a plain message's stream ends by itself with a final `completed` status on both
+ * bindings, a cancel meanwhile ends it `canceled`, follow-ups grow the history, and the
+ * resubscription prefix keeps a task alive.
  * Served for real on 127.0.0.1; streams are read to their end, each bounded.
  */
 import { createParser } from "eventsource-parser"
@@ -52,6 +53,17 @@ async function* events(response: Response): AsyncGenerator<Json> {
     while (queue.length > 0) yield queue.shift()!
   }
   while (queue.length > 0) yield queue.shift()!
+}
+
+/** Polls `check` every 100 ms until it gives a value, for at most 15 s. */
+const until = async <A>(check: () => Promise<A | undefined>): Promise<A> => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error("condition not met within 15 s")
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 const streamJsonRpc = (message: Json) =>
@@ -156,10 +168,19 @@ describe("the conformance agent", () => {
     expect(seen.at(-1)).toBe("status:TASK_STATE_CANCELLED:final")
   })
 
-  it("a blocking send answers the completed task with its one artifact", async () => {
+  it("a plain (blocking) send is answered at once with the task working; the task completes by itself afterwards", async () => {
     const { result } = await rpc("message/send", { message: userMessage("blocking") })
-    expect(result.status.state).toBe("completed")
-    expect(result.artifacts.map((a: Json) => a.parts)).toEqual([[{ kind: "text", text: "Received: blocking" }]])
+    expect(result.status.state).toBe("working")
+    expect(result.artifacts).toBeUndefined()
+    // The kit's next steps: continue it, then read it back.
+    const followUp = await rpc("message/send", { message: userMessage("and more", { taskId: result.id }) })
+    expect(followUp.result).toMatchObject({ id: result.id, status: { state: "working" } })
+    const done = await until(async () => {
+      const { result: task } = await rpc("tasks/get", { id: result.id })
+      return task.status.state === "completed" ? task : undefined
+    })
+    expect(done.artifacts.map((a: Json) => a.parts)).toEqual([[{ kind: "text", text: "Received: and more" }]])
+    expect(done.history.map((m: Json) => m.role)).toEqual(["user", "user"])
   })
 
   it("a follow-up while the task runs grows its history, shows on the open stream, and the task still completes", async () => {
@@ -184,10 +205,10 @@ describe("the conformance agent", () => {
   })
 
   it(`a messageId starting with ${longLivedPrefix} keeps the task working after a plain task would have ended`, async () => {
-    const long = await rpc("message/send", { message: userMessage("stay", { messageId: `${longLivedPrefix}-${crypto.randomUUID()}` }), configuration: { blocking: false } })
+    const long = await rpc("message/send", { message: userMessage("stay", { messageId: `${longLivedPrefix}-${crypto.randomUUID()}` }) })
     // A plain task sent at the same time finishes first: the long-lived one must still be working then.
     const plain = await rpc("message/send", { message: userMessage("plain") })
-    expect(plain.result.status.state).toBe("completed")
+    await until(async () => ((await rpc("tasks/get", { id: plain.result.id })).result.status.state === "completed" ? true : undefined))
     const got = await rpc("tasks/get", { id: long.result.id })
     expect(got.result.status.state).toBe("working")
     expect((await rpc("tasks/cancel", { id: long.result.id })).result.status.state).toBe("canceled")

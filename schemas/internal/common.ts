@@ -49,6 +49,12 @@ export const Identifier: Schema.String = Schema.String.check(
   Schema.isMaxLength(MAX_ID_LENGTH, { message: `an id may be at most ${MAX_ID_LENGTH} characters long` })
 )
 
+/**
+ * How many tasks a message may reference (`referenceTaskIds`): each one is looked up for its owner before the
+ * message is taken, so the list is bounded (upstream sets no bound).
+ */
+export const MAX_REFERENCE_TASK_IDS = 64
+
 /** How long a webhook URL may be, in characters. */
 export const MAX_WEBHOOK_URL_LENGTH = 2_048
 

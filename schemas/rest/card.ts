@@ -11,7 +11,7 @@
  */
 import type { AgentCard } from "../agent-card.ts"
 import type { SecurityScheme } from "../security-schemes.ts"
-import { compact, isRecord, type JsonRecord, mapArray, mapRecord, pick } from "./internal/fields.ts"
+import { compact, isRecord, type JsonRecord, mapArray, mapRecord, pick, repeated } from "./internal/fields.ts"
 
 type Requirement = { readonly [scheme: string]: ReadonlyArray<string> }
 
@@ -118,7 +118,7 @@ const skillFromRest = (u: unknown): unknown =>
       id: pick(s, "id"),
       name: pick(s, "name"),
       description: pick(s, "description"),
-      tags: pick(s, "tags"),
+      tags: repeated(s, "tags"),
       examples: pick(s, "examples"),
       inputModes: pick(s, "inputModes", "input_modes"),
       outputModes: pick(s, "outputModes", "output_modes"),
@@ -151,9 +151,9 @@ export const cardFromRest = (u: unknown): unknown =>
       securitySchemes: mapRecord(schemes, (o) =>
         Object.fromEntries(Object.entries(o).map(([name, s]) => [name, schemeFromRest(s)]))),
       security: mapArray(pick(c, "security"), requirementFromRest),
-      defaultInputModes: pick(c, "defaultInputModes", "default_input_modes"),
-      defaultOutputModes: pick(c, "defaultOutputModes", "default_output_modes"),
-      skills: mapArray(pick(c, "skills"), skillFromRest),
+      defaultInputModes: repeated(c, "defaultInputModes", "default_input_modes"),
+      defaultOutputModes: repeated(c, "defaultOutputModes", "default_output_modes"),
+      skills: mapArray(repeated(c, "skills"), skillFromRest),
       supportsAuthenticatedExtendedCard: pick(c, "supportsAuthenticatedExtendedCard", "supports_authenticated_extended_card"),
       signatures: pick(c, "signatures")
     })

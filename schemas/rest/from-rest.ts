@@ -19,7 +19,7 @@
  * @module
  */
 import { fromRestRole, fromRestState, isRestRole, isRestState } from "./enums.ts"
-import { compact, holds, isRecord, type JsonRecord, mapArray, mapRecord, pick } from "./internal/fields.ts"
+import { compact, holds, isRecord, type JsonRecord, mapArray, mapRecord, pick, repeated } from "./internal/fields.ts"
 
 const TASK_NAME = /^tasks\/([^/]+)(?:\/pushNotificationConfigs\/([^/]*))?/
 
@@ -67,7 +67,7 @@ const message = (u: unknown): unknown =>
       kind: pick(m, "kind") ?? "message",
       messageId: pick(m, "messageId", "message_id"),
       role: fromRestRole(pick(m, "role")),
-      parts: mapArray(pick(m, "parts") ?? pick(m, "content"), part(proto)),
+      parts: mapArray(repeated(m, "parts", "content"), part(proto)),
       taskId: pick(m, "taskId", "task_id"),
       contextId: pick(m, "contextId", "context_id"),
       referenceTaskIds: pick(m, "referenceTaskIds", "reference_task_ids"),
@@ -78,8 +78,10 @@ const message = (u: unknown): unknown =>
 
 /*
  * The protobuf JSON mapping leaves out every field at its default (empty string, empty list, enum zero),
- * so inside a protobuf-form object a missing id is "", a missing list is empty and a missing state is the
- * unspecified one. Plain A2A objects get no such defaults: there a missing required field is an error.
+ * so inside a protobuf-form object a missing id is "" and a missing state is the unspecified one. Plain A2A
+ * objects get no such defaults: there a missing required field is an error. Lists are read the protobuf way
+ * in every form (`repeated`): an empty list may be left out, and there is no telling the forms apart in objects
+ * without markers (a push config's `authentication`).
  */
 const orDefault = (proto: boolean, value: unknown, fallback: unknown): unknown => (proto && value === undefined ? fallback : value)
 
@@ -97,7 +99,7 @@ const artifact = (proto: boolean) => (u: unknown): unknown =>
       artifactId: orDefault(proto, pick(a, "artifactId", "artifact_id"), ""),
       name: pick(a, "name"),
       description: pick(a, "description"),
-      parts: mapArray(orDefault(proto, pick(a, "parts"), []), part(proto)),
+      parts: mapArray(repeated(a, "parts"), part(proto)),
       extensions: pick(a, "extensions"),
       metadata: pick(a, "metadata")
     }))
@@ -181,7 +183,7 @@ const pushConfig = (u: unknown): unknown =>
       id: pick(c, "id"),
       url: pick(c, "url"),
       token: pick(c, "token"),
-      authentication: mapRecord(auth, (a) => compact({ schemes: pick(a, "schemes"), credentials: pick(a, "credentials") }))
+      authentication: mapRecord(auth, (a) => compact({ schemes: repeated(a, "schemes"), credentials: pick(a, "credentials") }))
     })
   })
 

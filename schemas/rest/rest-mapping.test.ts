@@ -240,6 +240,30 @@ describe("REST input in the spellings peers use", () => {
     expect(Result.isFailure(decodeRestResponse.streamResponse({ kind: "status-update", taskId: "t", contextId: "c", status: { state: "working" } }))).toBe(true)
   })
 
+  it("an absent list is an empty one (ProtoJSON leaves empty lists out), in every REST body and answer", () => {
+    // The official 0.3 kit's push config: `authentication: {}`, no `schemes`.
+    const kit = {
+      parent: "tasks/t1",
+      config_id: "default",
+      config: {
+        name: "tasks/t1/pushNotificationConfigs/default",
+        push_notification_config: { id: "default", url: "https://hooks.example.com", token: "", authentication: {} }
+      }
+    }
+    expect(right(decodeRestRequest.createPushConfig(kit, "t1")).pushNotificationConfig.authentication).toEqual({ schemes: [] })
+    const credentialsOnly = { url: "https://hooks.example.com", authentication: { credentials: "secret" } }
+    expect(right(decodeRestRequest.createPushConfig(credentialsOnly, "t1")).pushNotificationConfig.authentication)
+      .toEqual({ schemes: [], credentials: "secret" })
+    expect(right(decodeRestResponse.taskPushConfig({ name: "tasks/t1/pushNotificationConfigs/c", pushNotificationConfig: credentialsOnly })))
+      .toMatchObject({ pushNotificationConfig: { authentication: { schemes: [] } } })
+    // A card whose lists are all empty, as a protobuf writer sends it.
+    const card = { protocolVersion: "0.3.0", name: "n", description: "d", url: "https://a.example/", version: "1", capabilities: {}, skills: [{ id: "s", name: "S", description: "x" }] }
+    expect(right(decodeRestResponse.card(card))).toMatchObject({ defaultInputModes: [], defaultOutputModes: [], skills: [{ id: "s", tags: [] }] })
+    expect(right(decodeRestResponse.card({ ...card, skills: undefined })).skills).toEqual([])
+    // A message with no parts is still refused: parts must not be empty.
+    expect(leftMessage(decodeRestRequest.sendParams({ message: { messageId: "m", role: "ROLE_USER" } }))).toMatch(/parts/)
+  })
+
   it("bare plain A2A events are read too", () => {
     const task = { kind: "task", id: "t", contextId: "c", status: { state: "completed" } }
     expect(right(decodeRestResponse.streamResponse(task))).toEqual(task)

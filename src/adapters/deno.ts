@@ -14,6 +14,7 @@ import "../../schemas/internal/effect-version.ts"
 
 import { Context } from "effect"
 import { ListeningOrigin } from "../server/listening-origin.ts"
+import { isRouteTarget } from "../server/request-target.ts"
 import { withBodyDeadline } from "./body-deadline.ts"
 import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
@@ -42,15 +43,21 @@ export const denoDnsResolver = async (host: string): Promise<ReadonlyArray<strin
   return addresses
 }
 
-/** `handler` with a deadline on each request body; a request whose body came too late gets 408. */
-const deadlinedHandler = (handler: WebHandlerServer["handler"], ms: number): WebHandlerServer["handler"] =>
-  ms <= 0 ? handler : async (incoming) => {
+/**
+ * `handler` for the targets that may reach a route (checked on `request.url`, which Deno leaves as sent: the
+ * Request rebuilt below would resolve `/x/..` to `/`), with a deadline on each request body; a request whose
+ * body came too late gets 408.
+ */
+const deadlinedHandler = (handler: WebHandlerServer["handler"], ms: number): WebHandlerServer["handler"] => {
+  const deadlined: WebHandlerServer["handler"] = ms <= 0 ? handler : async (incoming) => {
     const { request, expired } = withBodyDeadline(incoming, ms)
     const response = await handler(request)
     if (!expired()) return response
     await response.body?.cancel().catch(() => undefined)
     return new Response(null, { status: 408, headers: { connection: "close" } })
   }
+  return (incoming, context) => (isRouteTarget(incoming.url) ? deadlined(incoming, context) : Promise.resolve(new Response(null, { status: 404 })))
+}
 
 /** Starts `server` on Deno; resolves once it listens. */
 export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> =>

@@ -9,7 +9,9 @@
  * Slow clients: `node:http` bounds the time to receive the headers (`headersTimeoutMs`, default
  * 10 s) and the whole request (`requestTimeoutMs`, default 30 s), answering 408 and closing the
  * connection. Both stop counting once the request is in, so SSE streams and long blocking calls
- * are not cut. `maxConnections` caps open connections (none by default).
+ * are not cut. `maxConnections` caps open connections (4,096 by default). Request bodies are bounded by
+ * the server (`maxBodyBytes`, `maxBodyBytesInFlight`) and, on a secured card, read only once the headers
+ * carry credentials that can pass.
  */
 // First: stop with a clear message if the installed effect is not a supported version.
 import "../../schemas/internal/effect-version.ts"
@@ -22,6 +24,7 @@ import { Context, Effect, Exit, Scope } from "effect"
 import { supportedPeers } from "../../schemas/internal/peer-version.ts"
 import type { A2AServerHandle } from "../server/a2a-server.ts"
 import { ListeningOrigin } from "../server/listening-origin.ts"
+import { isRouteTarget } from "../server/request-target.ts"
 import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
 export { nodeClientCertificate } from "./node-client-certificate.ts"
@@ -52,11 +55,19 @@ export interface NodeServeOptions extends ListenOptions {
    */
   readonly headersTimeoutMs?: number
   /**
-   * Open connections at most (default: no cap). Node closes a connection beyond the cap as soon as
-   * it is accepted, before reading from it; open SSE streams and idle keep-alive connections count.
+   * Open connections at most (default {@link defaultMaxConnections}; `Infinity` for none). Node closes a
+   * connection beyond the cap as soon as it is accepted, before reading from it; open SSE streams and idle
+   * keep-alive connections count.
    */
   readonly maxConnections?: number
 }
+
+/**
+ * Default cap on open connections on Node: 4,096. Each connection costs a socket and its buffers whatever it
+ * sends; the cap keeps a flood of them (or of slow ones) from exhausting the process. Raise it for more
+ * concurrent SSE streams.
+ */
+export const defaultMaxConnections = 4_096
 
 // How often Node looks for expired requests: often enough that a timeout is not overshot by much,
 // rarely enough to cost nothing (every second for the default timeouts).
@@ -101,7 +112,7 @@ const loadNodeHttpServer = async (): Promise<typeof NodeHttpServer> => {
 export const serveNode = async (server: NodeServable, options: NodeServeOptions = {}): Promise<Listening> => {
   const platform = options.web === true ? undefined : await loadNodeHttpServer()
   const http = createServer(nodeServerOptions(options))
-  if (options.maxConnections !== undefined) http.maxConnections = options.maxConnections
+  http.maxConnections = options.maxConnections ?? defaultMaxConnections
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject)
     http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve())
@@ -138,6 +149,8 @@ const closeServer = (http: Server) =>
 /** Adapts a Web handler to `node:http`, streaming the response body. */
 const webBridge = (handler: (request: Request) => Promise<Response>) =>
   (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
+    // The Request built below resolves `/x/..` to `/`: the target is checked as sent (request-target.ts).
+    if (!isRouteTarget(req.url ?? "/")) return void res.writeHead(404).end()
     const controller = new AbortController()
     res.on("close", () => controller.abort())
     const hasBody = req.method !== "GET" && req.method !== "HEAD"

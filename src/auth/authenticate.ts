@@ -91,24 +91,32 @@ export const checkAuthPolicy = (policy: AuthPolicy): ReadonlyArray<string> => {
 
 type Outcome = Result.Result<Principal | undefined, AuthFailure>
 
+/**
+ * What each scheme's authenticator said about one request, by scheme name. Pass the same map to every
+ * {@link authenticate} of a request (a check before its body is read, the full one after) and each
+ * authenticator runs at most once: its answer depends on the request's headers, URL and certificate only.
+ */
+export type SchemeOutcomes = Map<string, Outcome>
+
 const bearerError = (failure: AuthFailure): BearerError =>
   failure.reason === "invalid_request" ? "invalid_request" : "invalid_token"
 
 /**
- * Authenticates and authorizes a request. Each scheme is checked at most once per request, in
- * the order the requirements name them; the first alternative that fully passes wins.
+ * Authenticates and authorizes a request. Each scheme is checked at most once per request (per `known`
+ * map), in the order the requirements name them; the first alternative that fully passes wins.
  * A scheme named in a requirement without an authenticator is a server bug (a defect): run
  * {@link checkAuthPolicy} at startup.
  */
 export const authenticate = (
   policy: AuthPolicy,
   request: AuthRequest,
-  target: AuthTarget = {}
+  target: AuthTarget = {},
+  known: SchemeOutcomes = new Map()
 ): Effect.Effect<Principal, AuthRefusal> =>
   Effect.gen(function* () {
     const realm = policy.realm ?? "a2a"
     const requirements = requirementsFor(policy.card, target.skill)
-    const outcomes = new Map<string, Outcome>()
+    const outcomes = known
     const schemeOf = (name: string): SecurityScheme | undefined => policy.card.securitySchemes?.[name]
 
     const check = (name: string): Effect.Effect<Outcome> => {
@@ -160,7 +168,13 @@ export const authenticate = (
       return yield* permit((policy.combine ?? combinePrincipals)(passed))
     }
 
-    const failures = [...outcomes].flatMap(([name, o]) => (Result.isFailure(o) ? [[name, o.failure] as const] : []))
+    // The schemes these requirements name, in the order they name them (the order they were checked in); a
+    // shared `known` map may hold other schemes too, checked for another target.
+    const named = [...new Set(requirements.flatMap((r) => Object.keys(r)))]
+    const failures = named.flatMap((name) => {
+      const o = outcomes.get(name)
+      return o !== undefined && Result.isFailure(o) ? [[name, o.failure] as const] : []
+    })
     const unavailable = failures.filter(([, f]) => f.reason === "unavailable")
     if (unavailable.length > 0) {
       return yield* new AuthRefusal({
@@ -184,7 +198,6 @@ export const authenticate = (
         ))
       })
     }
-    const named = [...new Set(requirements.flatMap((r) => Object.keys(r)))]
     const challenge = joinChallenges(named.map((name) => {
       const failure = failed.get(name)
       const scopes = requirements.flatMap((r) => r[name] ?? [])

@@ -117,7 +117,8 @@ Options:
   --header "Name: value"    send an extra header (repeatable)
   --extension <uri>         activate an extension (A2A-Extensions in 1.0, X-A2A-Extensions in
                             0.3; repeatable)
-  --timeout <ms>            request timeout in milliseconds (default 30000)
+  --timeout <ms>            request timeout in milliseconds (default 30000); for stream, also
+                            the longest wait for the next event (heartbeats do not count)
   -h, --help                show this help
   -V, --version             show the version
 
@@ -158,7 +159,8 @@ Exit codes:
   1  the agent answered with an A2A error (e.g. task not found); bench: some requests failed
   2  usage error
   3  transport error: agent unreachable, timeout, HTTP error status
-  4  the answer is not valid A2A (not JSON, wrong shape, no agent card)
+  4  the answer is not valid A2A (not JSON, wrong shape, no agent card; a stream that ends
+     before its final event, or sends no event for --timeout ms)
   audit verify: 0 the chain is intact, 1 it is broken, 2 usage error or a file it cannot read
 `
 

@@ -20,6 +20,7 @@ import { compareResults, formatComparison, formatResult, isBenchResult, type Ben
 import type { MessageTemplate } from "../bench/load-client.ts"
 import type { ParsedArgs } from "./args.ts"
 import { benchCommandOptions } from "./bench-args.ts"
+import { terminalText } from "./terminal-text.ts"
 
 /** Where `bench` writes. */
 export interface BenchIo {
@@ -72,7 +73,7 @@ const compare = async (files: readonly [string, string], json: boolean, io: Benc
     }
   }
   const [ra, rb] = [a as BenchResult, b as BenchResult]
-  io.stdout.write(json ? `${JSON.stringify(compareResults(ra, rb), null, 2)}\n` : `${formatComparison(ra, rb, files)}\n`)
+  io.stdout.write(json ? `${JSON.stringify(compareResults(ra, rb), null, 2)}\n` : `${terminalText(formatComparison(ra, rb, files), { multiline: true })}\n`)
   return Exit.Ok
 }
 
@@ -115,7 +116,7 @@ export const runBench = async (args: ParsedArgs, io: BenchIo): Promise<number> =
     const result = await benchmark(args.url, {
       ...options,
       signal: stop.signal,
-      onStart: (plan) => io.stderr.write(describePlan(plan)),
+      onStart: (plan) => io.stderr.write(terminalText(describePlan(plan), { multiline: true })),
       ...(tty
         ? {
           onProgress: (p: BenchProgress) => {
@@ -126,13 +127,14 @@ export const runBench = async (args: ParsedArgs, io: BenchIo): Promise<number> =
         : {})
     })
     if (drawn) io.stderr.write("\r\x1b[2K")
-    io.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatResult(result)}\n`)
+    // The report quotes what the agent answered (error samples, the card's name): escaped for the terminal.
+    io.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : `${terminalText(formatResult(result), { multiline: true })}\n`)
     return result.requests.failed > 0 || result.requests.ok === 0 ? Exit.Failures : Exit.Ok
   } catch (e) {
     if (drawn) io.stderr.write("\r\x1b[2K")
     if (e instanceof BenchOptionError || e instanceof BenchRefusedError) return usage(e.message)
     if (e instanceof BenchTargetError) {
-      io.stderr.write(`a2a: ${e.message}\n`)
+      io.stderr.write(`a2a: ${terminalText(e.message)}\n`)
       return e.unreachable ? Exit.Transport : Exit.InvalidAnswer
     }
     throw e

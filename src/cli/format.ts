@@ -1,5 +1,6 @@
 /**
- * Human-readable rendering of A2A objects for the `a2a` command.
+ * Human-readable rendering of A2A objects for the `a2a` command. What it is given has been through
+ * `forTerminal` (terminal-text.ts), so the agent's text is already escaped.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import type { Part } from "../../schemas/parts.ts"
 import type { Task } from "../../schemas/task.ts"
 import { spokenVersion } from "../client/discovery.ts"
 import { methodParamsText, securityLines, skillSecurityLines } from "./card-details.ts"
+import { terminalText } from "./terminal-text.ts"
 
 /** One part as a line of text: text as is, data as JSON, files by name or URI. */
 export const formatPart = (part: Part): string => {
@@ -18,7 +20,8 @@ export const formatPart = (part: Part): string => {
     case "text":
       return part.text
     case "data":
-      return JSON.stringify(part.data)
+      // The agent's data as JSON, which escapes C0 controls; the rest are escaped for the terminal.
+      return terminalText(JSON.stringify(part.data))
     case "file": {
       const file = part.file as { readonly name?: string; readonly uri?: string; readonly mimeType?: string }
       return `[file ${file.name ?? file.uri ?? "(inline)"}${file.mimeType === undefined ? "" : ` ${file.mimeType}`}]`

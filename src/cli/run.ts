@@ -6,9 +6,9 @@
  */
 import { Cause, Data, Effect, Exit, Schema, Stream } from "effect"
 import { isProtocolError, type ProtocolError } from "../../schemas/error-catalogue.ts"
-import { SendMessageResult } from "../../schemas/events.ts"
+import { SendMessageResult, type StreamResult } from "../../schemas/events.ts"
 import { A2AClient, type A2AClientOptions, userText } from "../client/client.ts"
-import { isLocalInvalidAnswer } from "../client/errors.ts"
+import { invalidAnswer, isLocalInvalidAnswer } from "../client/errors.ts"
 import type { A2AClientTransportError } from "../client/errors.ts"
 import { extensionFor } from "../client/extension-activation.ts"
 import { authHeader, extensionsHeader } from "../client/interceptors.ts"
@@ -19,6 +19,7 @@ import { fromV1State, taskStateNames } from "../../schemas/v1/enums.ts"
 import type { ListTasksParams } from "../../schemas/list-tasks.ts"
 import { formatCard, formatSendResult, formatTask, formatTaskList } from "./format.ts"
 import { streamPrinter } from "./stream-printer.ts"
+import { forTerminal, terminalText } from "./terminal-text.ts"
 import { packageVersion } from "./version.ts"
 
 /** Where the command writes, and the fetch it uses. */
@@ -98,8 +99,9 @@ const isSendResult = Schema.is(SendMessageResult)
 const command = (args: ParsedArgs, io: CliIo) =>
   Effect.gen(function*() {
     const client = yield* A2AClient.make({ url: args.url }, clientOptions(args, io))
-    const out = (readable: string, machine: unknown) =>
-      Effect.sync(() => io.stdout.write(args.json ? json(machine, true) : `${readable}\n`))
+    // Human output goes through `forTerminal` (see terminal-text.ts): whatever the agent sent is printed escaped.
+    const out = <A>(value: A, readable: (safe: A) => string) =>
+      Effect.sync(() => io.stdout.write(args.json ? json(value, true) : `${readable(forTerminal(value))}\n`))
     const text = args.argument ?? ""
     const message = () => {
       const params = userText(text, {
@@ -112,25 +114,24 @@ const command = (args: ParsedArgs, io: CliIo) =>
     }
     switch (args.command) {
       case "card": {
-        // Relative interface URLs are shown as the client resolves them.
+        // Relative interface URLs are shown as the client resolves them; every URL came from the agent.
         const interfaces = client.interfaces.map((i) => ({ ...i, url: resolved(i.url, client.endpoint) }))
-        const connection = { endpoint: client.endpoint, transport: client.transport, version: client.protocolVersion, interfaces }
-        return yield* out(formatCard(client.card!, connection), client.card)
+        const connection = forTerminal({ endpoint: client.endpoint, transport: client.transport, version: client.protocolVersion, interfaces })
+        return yield* out(client.card!, (card) => formatCard(card, connection))
       }
       case "list": {
         const page = yield* client.listTasks(listParams(args))
-        return yield* out(formatTaskList(page), page)
+        return yield* out(page, formatTaskList)
       }
       case "send": {
         const result = yield* client.sendMessage(message())
-        return yield* out(formatSendResult(result), result)
+        return yield* out(result, formatSendResult)
       }
       case "stream": {
-        if (args.json) {
-          return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => io.stdout.write(json(event, false))))
-        }
+        const events = boundedStream(client.streamMessage(message()), args.timeoutMs ?? defaultTimeoutMs, client.endpoint)
+        if (args.json) return yield* Stream.runForEach(events, (event) => Effect.sync(() => io.stdout.write(json(event, false))))
         const printer = streamPrinter((chunk) => io.stdout.write(chunk))
-        return yield* Stream.runForEach(client.streamMessage(message()), (event) => Effect.sync(() => printer.event(event))).pipe(
+        return yield* Stream.runForEach(events, (event) => Effect.sync(() => printer.event(forTerminal(event)))).pipe(
           Effect.ensuring(Effect.sync(printer.end))
         )
       }
@@ -144,23 +145,61 @@ const command = (args: ParsedArgs, io: CliIo) =>
           })
         }
         const result = yield* client.callExtension(text, args.params, extension === undefined ? {} : { extension })
-        return yield* out(isSendResult(result) ? formatSendResult(result) : JSON.stringify(result, null, 2), result)
+        return yield* out(result, (safe) => (isSendResult(safe) ? formatSendResult(safe) : terminalText(JSON.stringify(result, null, 2), { multiline: true })))
       }
       case "get": {
         const task = yield* client.getTask({
           id: text,
           ...(args.historyLength === undefined ? {} : { historyLength: args.historyLength })
         })
-        return yield* out(formatTask(task), task)
+        return yield* out(task, formatTask)
       }
       case "cancel": {
         const task = yield* client.cancelTask({ id: text })
-        return yield* out(formatTask(task), task)
+        return yield* out(task, formatTask)
       }
     }
   })
 
 type Failure = ProtocolError | A2AClientTransportError | UsageError
+
+/** `--timeout` when none is given: the client's own request deadline. */
+const defaultTimeoutMs = 30_000
+
+/** Whether a stream may end after `event`: its final status update, a terminal Task, or a lone Message. */
+const endsStream = (event: StreamResult): boolean => {
+  switch (event.kind) {
+    case "status-update":
+      return event.final
+    case "message":
+      return true
+    case "task":
+      return ["completed", "canceled", "failed", "rejected"].includes(event.status.state)
+    case "artifact-update":
+      return false
+  }
+}
+
+/**
+ * The events of `a2a stream`, bounded: at most `idleMs` between two events (heartbeat comments do not count,
+ * so a stream that only pings ends), and a stream that closes before its final event fails. Both are answers
+ * that are not valid A2A (exit 4).
+ */
+const boundedStream = <E>(events: Stream.Stream<StreamResult, E>, idleMs: number, url: string) =>
+  Stream.suspend(() => {
+    let last: StreamResult | undefined
+    return events.pipe(
+      Stream.timeoutOrElse({
+        duration: idleMs,
+        orElse: () => Stream.fail(invalidAnswer("IdleTimeout", `${url} sent no stream event for ${idleMs} ms`, { url })),
+      }),
+      Stream.tap((event) => Effect.sync(() => (last = event))),
+      Stream.concat(Stream.suspend(() =>
+        last !== undefined && endsStream(last)
+          ? Stream.empty
+          : Stream.fail(invalidAnswer("NoFinalEvent", "the stream ended before its final event", { url }))))
+    )
+  })
 
 const describeFailure = (error: Failure, url: string): { readonly code: number; readonly text: string } => {
   if (error._tag === "UsageError") return { code: ExitCode.Usage, text: error.message }
@@ -224,9 +263,9 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     (isProtocolError(failure.value) || failure.value._tag === "A2AClientTransportError" || failure.value._tag === "UsageError")
   ) {
     const { code, text } = describeFailure(failure.value, args.url)
-    io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${text}\n`)
+    io.stderr.write(args.json ? json(errorJson(failure.value), false) : `a2a: ${terminalText(text)}\n`)
     return code
   }
-  io.stderr.write(`a2a: unexpected failure: ${Cause.pretty(exit.cause)}\n`)
+  io.stderr.write(`a2a: unexpected failure: ${terminalText(Cause.pretty(exit.cause), { multiline: true })}\n`)
   return ExitCode.AgentError
 }

@@ -65,6 +65,7 @@ export type InvalidAnswerReason =
   | "NotSse"
   | "TooLarge"
   | "IdleTimeout"
+  | "NoFinalEvent"
   | "NoAgentCard"
 
 /** Structured details of an `InvalidAgentResponse` raised by this client. */

@@ -85,6 +85,15 @@ export const classifyAddress = (ip: IpAddress): AddressClass | undefined => {
   return cidrContains(v6GlobalUnicast, ip) ? undefined : "reserved"
 }
 
+/**
+ * Whether a (lower-case, dot-less) host name names this machine whatever DNS answers: `localhost` and every
+ * `*.localhost` (RFC 6761 reserves them for loopback), and the loopback names of common hosts files.
+ */
+export const isLoopbackHostName = (host: string): boolean =>
+  host === "localhost" || host.endsWith(".localhost") || loopbackHostNames.has(host)
+
+const loopbackHostNames: ReadonlySet<string> = new Set(["localhost.localdomain", "ip6-localhost", "ip6-loopback"])
+
 /** Host names of cloud metadata services, refused by name before any lookup. */
 export const metadataHostNames: ReadonlySet<string> = new Set([
   "metadata.google.internal",

@@ -18,8 +18,24 @@ const schemeToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 export const isSafeHeaderValue = (value: string): boolean => headerValue.test(value)
 
 /**
- * Refuses a config whose token, credentials or scheme names could not travel as header values, then
- * runs the URL guard. Call it when a config is set (the server maps a refusal to -32602); the
+ * Bounds on what a config makes the server send with every delivery (upstream sets none). The token and the
+ * credentials travel as header values on each notification, so their size is the size of every request the
+ * server makes for the task; the bounds leave room for a signed JWT as credentials.
+ */
+export const pushConfigBounds = {
+  /** `token`, sent as `X-A2A-Notification-Token`. */
+  tokenLength: 1_024,
+  /** `authentication.credentials`. */
+  credentialsLength: 4_096,
+  /** How many `authentication.schemes`. */
+  schemes: 16,
+  /** Each scheme name. */
+  schemeLength: 64
+} as const
+
+/**
+ * Refuses a config whose token, credentials or scheme names are over {@link pushConfigBounds} or could not
+ * travel as header values, then runs the URL guard. Call it when a config is set (the server maps a refusal to -32602); the
  * delivery queue runs the guard again before each attempt.
  *
  * A host name that does not resolve right now (no answer, a timeout, no DNS at all) is not a
@@ -35,12 +51,22 @@ export const checkPushConfig = (
   guard: UrlGuard
 ): Effect.Effect<CheckedTarget | undefined, WebhookRefused> =>
   Effect.gen(function*() {
-    const refuse = (message: string) =>
-      Effect.fail(new WebhookRefused({ reason: "header-value", message, url: redactUrl(config.url) }))
+    const refuse = (message: string, reason: "header-value" | "too-long" = "header-value") =>
+      Effect.fail(new WebhookRefused({ reason, message, url: redactUrl(config.url) }))
+    const auth = config.authentication
+    const b = pushConfigBounds
+    if (config.token !== undefined && config.token.length > b.tokenLength) {
+      return yield* refuse(`the push token may be at most ${b.tokenLength} characters long`, "too-long")
+    }
+    if (auth?.credentials !== undefined && auth.credentials.length > b.credentialsLength) {
+      return yield* refuse(`the push credentials may be at most ${b.credentialsLength} characters long`, "too-long")
+    }
+    if (auth !== undefined && (auth.schemes.length > b.schemes || auth.schemes.some((s) => s.length > b.schemeLength))) {
+      return yield* refuse(`a push config may name at most ${b.schemes} authentication schemes of at most ${b.schemeLength} characters each`, "too-long")
+    }
     if (config.token !== undefined && !isSafeHeaderValue(config.token)) {
       return yield* refuse("the push token contains characters that cannot be sent in a header (CR, LF, controls, non-ASCII or edge spaces)")
     }
-    const auth = config.authentication
     if (auth?.credentials !== undefined && !isSafeHeaderValue(auth.credentials)) {
       return yield* refuse("the push credentials contain characters that cannot be sent in a header")
     }

@@ -78,6 +78,52 @@ describe("webhook URL guard", () => {
       expect((yield* refusal("http://169.254.169.254/", dev)).reason).toBe("metadata")
     }))
 
+  it.effect("refuses the names of this machine by name, resolved or not, unless the allow-list admits loopback", () =>
+    Effect.gen(function*() {
+      const names = ["localhost", "LOCALHOST.", "api.localhost", "a.b.localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"]
+      // The resolver knows none of them: the refusal never waits for, nor depends on, an answer.
+      const noDns = makeUrlGuard({ resolve: () => Promise.reject(new Error("no DNS")) })
+      for (const name of names) {
+        const e = yield* Effect.flip(checkPushConfig({ url: `http://${name}:8080/hook` }, noDns))
+        expect(e.reason, name).toBe("loopback")
+        expect(e.message).toContain("this machine")
+      }
+      // Names that only look alike are ordinary names.
+      for (const name of ["localhost.example.com", "mylocalhost", "localhost-1.example.com"]) {
+        expect(yield* checkPushConfig({ url: `http://${name}/hook` }, noDns), name).toBeUndefined()
+      }
+      const local = (allow: ReadonlyArray<string>) =>
+        makeUrlGuard({ resolve: async (host) => (host.includes("ip6") ? ["::1"] : ["127.0.0.1"]), allow })
+      // Admitted as loopback addresses are: by a CIDR holding the loopback address, or by the exact name.
+      expect((yield* local(["127.0.0.1"]).check("http://localhost:9/hook")).address).toBe("127.0.0.1")
+      expect((yield* local(["127.0.0.0/8"]).check("http://api.localhost:9/hook")).address).toBe("127.0.0.1")
+      expect((yield* local(["::1"]).check("http://ip6-localhost:9/hook")).family).toBe(6)
+      expect((yield* local(["localhost"]).check("http://localhost:9/hook")).address).toBe("127.0.0.1")
+      expect((yield* refusal("http://localhost:9/hook", local(["10.0.0.0/8", "other.localhost"]))).reason).toBe("loopback")
+    }))
+
+  it.effect("bounds the token, the credentials and the scheme names, without echoing them", () =>
+    Effect.gen(function*() {
+      const base = { url: "https://hooks.example.com/a2a" }
+      const big = "t".repeat(5_000_000)
+      for (const config of [
+        { ...base, token: big },
+        { ...base, authentication: { schemes: ["Bearer"], credentials: big } },
+        { ...base, authentication: { schemes: Array.from({ length: 17 }, (_, i) => `s${i}`) } },
+        { ...base, authentication: { schemes: ["s".repeat(65)] } }
+      ]) {
+        const e = yield* Effect.flip(checkPushConfig(config, guard))
+        expect(e.reason).toBe("too-long")
+        expect(e.message.length).toBeLessThan(200)
+      }
+      const atBounds = {
+        ...base,
+        token: "t".repeat(1_024),
+        authentication: { schemes: Array.from({ length: 16 }, () => "s".repeat(64)), credentials: "c".repeat(4_096) }
+      }
+      expect((yield* checkPushConfig(atBounds, guard))?.address).toBe("93.184.215.14")
+    }))
+
   it.effect("refuses CR/LF (and other controls) in the token before anything is sent", () =>
     Effect.gen(function*() {
       const base = { url: "https://hooks.example.com/a2a" }

@@ -6,7 +6,7 @@
  * @module
  */
 import { Data, Duration, Effect } from "effect"
-import { type AddressClass, classifyAddress, metadataHostNames } from "./blocked-ranges.ts"
+import { type AddressClass, classifyAddress, isLoopbackHostName, metadataHostNames } from "./blocked-ranges.ts"
 import { type Cidr, cidrContains, embeddedIpv4, formatIp, type IpAddress, parseCidr, parseIp } from "./ip-address.ts"
 
 /**
@@ -23,6 +23,7 @@ export type RefusalReason =
   | "credentials"
   | "unresolvable"
   | "header-value"
+  | "too-long"
   | "redirect"
 
 // The base as a variable of an explicit type, as JSR's fast check reads a class's base.
@@ -118,6 +119,8 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
     return allowCidrs.some((c) => cidrContains(c, ip) || (inner !== undefined && cidrContains(c, inner)))
   }
   const timeout = Duration.millis(options.resolveTimeoutMs ?? 5000)
+  // The names of this machine are admitted as its addresses are: by the allow-list.
+  const loopbackAllowed = ["127.0.0.1", "::1"].some((text) => allowedAddress(parseIp(text)!))
 
   const check = (raw: string): Effect.Effect<CheckedTarget, WebhookRefused> =>
     Effect.gen(function*() {
@@ -140,6 +143,10 @@ export const makeUrlGuard = (options: UrlGuardOptions): UrlGuard => {
       const hostAllowed = allowHosts.has(host)
       if (!hostAllowed && metadataHostNames.has(host)) {
         return yield* refuse("metadata", `${host} is a cloud metadata service`)
+      }
+      // Refused by name, not by what they resolve to: a lookup may fail now and answer 127.0.0.1 at delivery.
+      if (!hostAllowed && !loopbackAllowed && isLoopbackHostName(host)) {
+        return yield* refuse("loopback", `${clip(host)} names this machine (loopback)`)
       }
       const literal = parseIp(host)
       if (literal === undefined && !dnsNameFits(host)) {

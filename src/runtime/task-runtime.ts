@@ -308,13 +308,20 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         ? record.lease.instance
         : undefined
 
-    const checkInput = (params: MessageSendParams): Effect.Effect<void, ProtocolError> => {
+    /**
+     * What a message must be before it is taken. Its `referenceTaskIds` must name tasks its sender can read:
+     * another principal's task is refused in the words used for an unknown one, so the agent never sees, and
+     * the sender never learns, a task that is not theirs.
+     */
+    const checkInput = (params: MessageSendParams, principal: Principal): Effect.Effect<void, ProtocolError> => {
       const message = params.message
       if (message.role !== "user") return Effect.fail(new InvalidParams({ message: "message role must be 'user'" }))
       const mime = unsupportedMimeType(message.parts, inputModes)
-      return mime === undefined
-        ? Effect.void
-        : Effect.fail(new ContentTypeNotSupported({ message: `Content type ${mime} is not supported by this agent` }))
+      if (mime !== undefined) return Effect.fail(new ContentTypeNotSupported({ message: `Content type ${mime} is not supported by this agent` }))
+      const references = message.referenceTaskIds ?? []
+      return references.length === 0 ? Effect.void : Effect.forEach(references, (id, i) =>
+        Effect.catchIf(lookup(id, principal), (e) => e._tag === "TaskNotFound", () =>
+          Effect.fail(new InvalidParams({ message: `Invalid params: referenceTaskIds[${i}] names no task: ${id} not found` }))), { discard: true })
     }
 
     /** A host for a stored, non-terminal task, from the record as read (on a shared store: with its lease). */
@@ -477,7 +484,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     /** Starts or continues the task a message is for; `inline`: the caller only waits for the outcome. */
     const dispatch = (params: MessageSendParams, ctx: RequestContext, inline: boolean, wait: "settled" | "none") =>
       Effect.andThen(
-        checkInput(params),
+        checkInput(params, ctx.principal),
         Effect.suspend((): Effect.Effect<Continued, ProtocolError> => {
           const message = params.message
           const input: RunInput = { message, principal: ctx.principal, extensions: ctx.extensions }

@@ -39,6 +39,7 @@ describe("tracing", () => {
     const handler = HttpEffect.toWebHandlerWith<never, Effect.Services<typeof server.app>>(await runtime.context())(server.app)
     const response = await handler(new Request("http://127.0.0.1/", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: userMessage("hi") } })
     }))
     expect((await response.json()).result.status.state).toBe("completed")

@@ -17,6 +17,7 @@ import type { Principal } from "../auth/principal.ts"
 import { TaskRuntime, type TaskRuntimeOptions } from "../runtime/task-runtime.ts"
 import { makeAuditTrail, type AuditConfig } from "./audit-trail.ts"
 import { makePrincipalResolver, type AuthenticationOptions } from "./authentication.ts"
+import { makeAdmission } from "./admission.ts"
 import { cardPaths, makeCardPublisher, publishCard, renderCard, type CardSigning } from "./card-publisher.ts"
 import { cardRoute } from "./card-route.ts"
 import { jsonRpc03 } from "./json-rpc-dialect.ts"
@@ -27,6 +28,7 @@ import { jsonRpcV1 } from "./v1/json-rpc-v1.ts"
 import { makeV1Handlers } from "./v1/method-handlers-v1.ts"
 import { restV1 } from "./v1/rest-v1.ts"
 import { ioScheduler } from "./io-scheduler.ts"
+import { isRouteTarget } from "./request-target.ts"
 import { jsonRpcRoute } from "./json-rpc-route.ts"
 import { restRoute, restRoutePattern } from "./rest/rest-route.ts"
 import { makeMethodHandlers } from "./method-handlers.ts"
@@ -77,6 +79,8 @@ export interface A2AServerHandle {
   readonly runtime: TaskRuntime
   /** How many audit events could not be recorded since the server started (each is also logged at error level). */
   readonly auditFailures: () => number
+  /** Bytes of request bodies being received right now, across requests (bounded by `maxBodyBytesInFlight`). */
+  readonly bodyBytesInFlight: () => number
   /**
    * Shuts down: open streams end cleanly at once; running tasks get `graceMs` (default the
    * server's `shutdownGraceMs`) to reach a terminal or interrupted state, then are canceled;
@@ -88,12 +92,16 @@ export interface A2AServerHandle {
 /** A route's handler: every failure is already an answer. */
 type Route = (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse>
 
+/** The answer to a target that is not in normal form: what the router answers a path that names no route. */
+const notRouted = HttpServerResponse.empty({ status: 404 })
+
 const onIoScheduler = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.provideService(effect, Scheduler.Scheduler, ioScheduler)
 
 interface Built {
   readonly runtime: TaskRuntime
   readonly auditFailures: () => number
+  readonly bodyBytesInFlight: () => number
   readonly register: (router: HttpRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
@@ -172,16 +180,20 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
     const extensionMethods = workflows.methods.size === 0
       ? undefined
       : { methods: workflows.methods, route: workflows.routeExtensionMethod }
-    const routeDeps = { card, options, shutdown: Deferred.await(streamsEnded), principal, audit }
+    // Every route with a body reads it through `admission` (media type, credentials, size, bytes in flight).
+    const admission = makeAdmission(options, principal)
+    const routeDeps = { card, options, shutdown: Deferred.await(streamsEnded), principal, admission, audit }
     const rpc = jsonRpcRoute({ ...routeDeps, dialects: { "0.3": jsonRpc03(handlers), "1.0": jsonRpcV1(v1Handlers) }, extensionMethods })
     const rest = restRoute({ ...routeDeps, dialects: { "0.3": rest03(handlers), "1.0": restV1(v1Handlers, options.tenant) } })
     const cardJson = cardRoute(publisher, options)
 
     const register = (router: HttpRouter.HttpRouter) =>
       Effect.gen(function* () {
-        // Requests, and the agents they start, run on a scheduler that lets socket writes out (see io-scheduler.ts).
+        // Every route is added here, and so reached only by a target in normal form, the same on every runtime
+        // (request-target.ts). Requests, and the agents they start, run on a scheduler that lets socket writes
+        // out (see io-scheduler.ts).
         const add = (method: "GET" | "POST" | "*", path: HttpRouter.PathInput, handler: Route) =>
-          router.add(method, path, (request) => onIoScheduler(handler(request)))
+          router.add(method, path, (request) => isRouteTarget(request.url) ? onIoScheduler(handler(request)) : Effect.succeed(notRouted))
         yield* add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* add("GET", path, cardJson)
         yield* add("*", restRoutePattern, rest)
@@ -196,7 +208,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, neve
         yield* runtime.shutdown({ grace: graceMs })
         if (push !== undefined) yield* push.shutdown
       })
-    return { runtime, register, shutdown, auditFailures: audit.failures }
+    return { runtime, register, shutdown, auditFailures: audit.failures, bodyBytesInFlight: admission.bodyBytesInFlight }
   })
 
 /** A configured `publicUrl` must be an absolute http(s) URL without query or fragment. */
@@ -250,6 +262,7 @@ export const A2AServer = {
       app,
       runtime: built.runtime,
       auditFailures: built.auditFailures,
+      bodyBytesInFlight: built.bodyBytesInFlight,
       dispose: (options) =>
         (disposed ??= Effect.runPromise(
           built.shutdown(options?.graceMs ?? defaultGrace).pipe(Effect.ensuring(Scope.close(scope, Exit.void)))

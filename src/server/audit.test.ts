@@ -54,15 +54,17 @@ describe("audit events from a running server", () => {
   })
   afterAll(() => server.dispose({ graceMs: 0 }))
 
-  it("records every authentication refusal with its scheme, status, reason and method", async () => {
+  it("records every authentication refusal with its scheme, status, reason, and the method once the body was read", async () => {
     const before = (await events()).length
     expect((await call("message/send", textMessage("hi"))).status).toBe(401)
     expect((await call("message/stream", textMessage("hi"), { headers: { "x-api-key": "nope" } })).status).toBe(401)
     expect((await call("tasks/get", { id: "t" }, { headers: { "x-api-key": "key-of-eve" } })).status).toBe(403)
     const recorded = (await events()).slice(before)
     expect(recorded.map(({ at: _at, ...e }) => e)).toEqual([
-      { kind: "auth-refused", schemes: ["key"], status: 401, reason: "missing_credentials", method: "message/send" },
-      { kind: "auth-refused", schemes: ["key"], status: 401, reason: "invalid_credentials", method: "message/stream" },
+      // Refused from the headers, before the body (and the method in it) was read.
+      { kind: "auth-refused", schemes: ["key"], status: 401, reason: "missing_credentials" },
+      { kind: "auth-refused", schemes: ["key"], status: 401, reason: "invalid_credentials" },
+      // The authorization hook judges the method, after the body.
       { kind: "auth-refused", schemes: [], status: 403, reason: "forbidden", method: "tasks/get" }
     ])
     expect(ofKind(recorded, "request")).toEqual([])

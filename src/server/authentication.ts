@@ -1,13 +1,21 @@
 /**
  * Who is calling: the card's security requirements enforced by the configured authenticators,
- * before any method runs. A refusal is a finished HTTP answer (401 with `WWW-Authenticate`, or
+ * before any method runs, and as far as the headers tell, before the body is read. A refusal is a finished HTTP answer (401 with `WWW-Authenticate`, or
  * 403), so nothing behind it — no task, no stream — is ever created.
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Effect } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
-import type { PeerCertificateInfo } from "../auth/auth-request.ts"
-import { authenticate, AuthRefusal, checkAuthPolicy, type AuthPolicy, type AuthTarget } from "../auth/authenticate.ts"
+import type { AuthRequest, PeerCertificateInfo } from "../auth/auth-request.ts"
+import {
+  authenticate,
+  AuthRefusal,
+  checkAuthPolicy,
+  requirementsFor,
+  type AuthPolicy,
+  type AuthTarget,
+  type SchemeOutcomes
+} from "../auth/authenticate.ts"
 import { challengeFor, joinChallenges } from "../auth/challenge.ts"
 import type { Authenticator } from "../auth/authenticator.ts"
 import { anonymous, type Principal } from "../auth/principal.ts"
@@ -41,11 +49,23 @@ export interface RequestTarget extends AuthTarget {
   readonly version?: "0.3" | "1.0"
 }
 
-/** Resolves the principal of a request, or the HTTP answer that refuses it. */
-export type PrincipalResolver = (
-  request: HttpServerRequest.HttpServerRequest,
-  target: RequestTarget
-) => Effect.Effect<Principal, HttpServerResponse.HttpServerResponse>
+/**
+ * Resolves the principal of a request, or the HTTP answer that refuses it. Call `beforeBody` first on a
+ * request whose body is to be read; the full resolution (with the method and skill the body names) then
+ * reuses what each authenticator said.
+ */
+export interface PrincipalResolver {
+  (request: HttpServerRequest.HttpServerRequest, target: RequestTarget): Effect.Effect<Principal, HttpServerResponse.HttpServerResponse>
+  /**
+   * Refuses, before its body is read, a request whose credentials can pass none of the card's requirements
+   * (the card's own, or any skill's): what the body says can only choose among those. Authorization and the
+   * extended card's rule need the method, so they wait for the full resolution.
+   */
+  readonly beforeBody: (
+    request: HttpServerRequest.HttpServerRequest,
+    target: Pick<RequestTarget, "binding" | "version">
+  ) => Effect.Effect<void, HttpServerResponse.HttpServerResponse>
+}
 
 /** Called with every refusal, for the audit seam. */
 export type RefusalListener = (refusal: AuthRefusal, target: RequestTarget) => Effect.Effect<void>
@@ -61,7 +81,7 @@ export const makePrincipalResolver = (
   onRefusal: RefusalListener = () => Effect.void
 ): PrincipalResolver => {
   const declared = (card.security?.length ?? 0) > 0 || (card.skills ?? []).some((s) => (s.security?.length ?? 0) > 0)
-  if (!declared) return () => Effect.succeed(anonymous)
+  if (!declared) return Object.assign(() => Effect.succeed(anonymous), { beforeBody: () => Effect.void })
   if (options === undefined) {
     throw new Error("The agent card declares security requirements but the server has no `authentication` option")
   }
@@ -74,18 +94,59 @@ export const makePrincipalResolver = (
   const problems = checkAuthPolicy(policy)
   if (problems.length > 0) throw new Error(`Invalid authentication configuration: ${problems.join("; ")}`)
 
-  return (request, target) => {
+  // The facts authenticators read, and what each said, per request: built once, shared by both checks.
+  const seen = new WeakMap<HttpServerRequest.HttpServerRequest, { readonly authRequest: AuthRequest; readonly outcomes: SchemeOutcomes }>()
+  const factsOf = (request: HttpServerRequest.HttpServerRequest) => {
+    const known = seen.get(request)
+    if (known !== undefined) return known
     const certificate = options.clientCertificate?.(request)
-    const authRequest = {
-      headers: new Headers(request.headers as Record<string, string>),
-      url: requestUrl(request.url),
-      ...(certificate !== undefined ? { clientCertificate: certificate } : {})
+    const facts = {
+      authRequest: {
+        headers: new Headers(request.headers as Record<string, string>),
+        url: requestUrl(request.url),
+        ...(certificate !== undefined ? { clientCertificate: certificate } : {})
+      },
+      outcomes: new Map() as SchemeOutcomes
     }
+    seen.set(request, facts)
+    return facts
+  }
+  const refusalAnswer = (target: RequestTarget) => (refusal: AuthRefusal) =>
+    HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc", version: target.version ?? "0.3" }))
+
+  // Before the body: every target's requirements at once (the card's, each skill's); what passes one of
+  // them may go on. A target that requires nothing admits anyone, and then so does this check.
+  const targets = [undefined, ...card.skills.map((s) => s.id)].map((skill) => requirementsFor(card, skill))
+  // Each alternative once: skills without their own security repeat the card's.
+  const alternatives = [...new Map(targets.flat().map((r) => [JSON.stringify(Object.entries(r)), r])).values()]
+  const gate: AuthPolicy | undefined = targets.some((r) => r.length === 0)
+    ? undefined
+    : {
+      card: { security: alternatives, ...(card.securitySchemes === undefined ? {} : { securitySchemes: card.securitySchemes }), skills: [] },
+      authenticators: options.authenticators,
+      ...(options.realm !== undefined ? { realm: options.realm } : {})
+    }
+  const { authorize: _authorize, ...cardPolicy } = policy
+  const beforeBody = (request: HttpServerRequest.HttpServerRequest, target: Pick<RequestTarget, "binding" | "version">) => {
+    if (gate === undefined) return Effect.void
+    const { authRequest, outcomes } = factsOf(request)
+    return authenticate(gate, authRequest, {}, outcomes).pipe(
+      Effect.asVoid,
+      // Refused for every target: answered as for the card's own requirements (their challenge, not every
+      // skill's scopes), which fail too. The authenticators' answers are reused, not asked again.
+      Effect.catch(() => Effect.asVoid(authenticate(cardPolicy, authRequest, {}, outcomes))),
+      Effect.tapError((refusal) => onRefusal(refusal, target)),
+      Effect.mapError(refusalAnswer(target))
+    )
+  }
+
+  const resolve = (request: HttpServerRequest.HttpServerRequest, target: RequestTarget) => {
+    const { authRequest, outcomes } = factsOf(request)
     const authTarget: AuthTarget = {
       ...(target.method !== undefined ? { method: target.method } : {}),
       ...(target.skill !== undefined ? { skill: target.skill } : {})
     }
-    return authenticate(policy, authRequest, authTarget).pipe(
+    return authenticate(policy, authRequest, authTarget, outcomes).pipe(
       Effect.filterOrFail(
         // The extended card is for authenticated callers only, even where the card makes credentials optional.
         (principal) => !(target.method === extendedCardMethod && principal === anonymous),
@@ -99,11 +160,10 @@ export const makePrincipalResolver = (
         })
       ),
       Effect.tapError((refusal) => onRefusal(refusal, target)),
-      Effect.mapError((refusal) =>
-        HttpServerResponse.fromWeb(refusalResponse(refusal, target.id ?? null, { binding: target.binding ?? "jsonrpc", version: target.version ?? "0.3" }))
-      )
+      Effect.mapError(refusalAnswer(target))
     )
   }
+  return Object.assign(resolve, { beforeBody })
 }
 
 const own = (value: unknown, key: string): unknown =>

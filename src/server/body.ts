@@ -14,13 +14,59 @@ export class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly li
 /** The body could not be read (the connection broke mid-way). */
 export class BodyUnreadable extends Data.TaggedError("BodyUnreadable")<{ readonly cause: unknown }> {}
 
+/** Taking the body in would pass the server's bound on body bytes in flight. */
+export class BodiesBusy extends Data.TaggedError("BodiesBusy")<{ readonly limit: number }> {}
+
+/**
+ * The bytes of request bodies being received at once, across all requests of a server, under a bound: a
+ * declared length is reserved before the body is read, a chunked body as each chunk arrives, and both are
+ * given back once the body is in (or given up on). Many slow uploads then cost at most the bound in memory,
+ * whatever each one declares.
+ */
+export interface BodyBudget {
+  readonly limit: number
+  /** Reserves `bytes`; false (reserving nothing) when that would pass the bound. */
+  readonly reserve: (bytes: number) => boolean
+  readonly release: (bytes: number) => void
+  /** Bytes reserved now. */
+  readonly inFlight: () => number
+}
+
+/** A budget of `limit` bytes. */
+export const makeBodyBudget = (limit: number): BodyBudget => {
+  let used = 0
+  return {
+    limit,
+    reserve: (bytes) => {
+      if (used + bytes > limit) return false
+      used += bytes
+      return true
+    },
+    release: (bytes) => {
+      used -= bytes
+    },
+    inFlight: () => used
+  }
+}
+
+const unbounded: BodyBudget = makeBodyBudget(Number.POSITIVE_INFINITY)
+
+interface Collected {
+  readonly parts: Array<Uint8Array>
+  size: number
+}
+
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-/** Reads the whole body as bytes, refusing anything over `limit`. */
+/**
+ * Reads the whole body as bytes, refusing anything over `limit`, and holding no more than `budget` allows
+ * across requests (see {@link BodyBudget}; default: no bound).
+ */
 export const readBody = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
+  limit: number,
+  budget: BodyBudget = unbounded
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable | BodiesBusy> => {
   const declared = request.headers["content-length"]
   if (declared !== undefined && Number(declared) > limit) {
     return Effect.fail(new BodyTooLarge({ limit }))
@@ -32,20 +78,30 @@ export const readBody = (
   // A declared length within the limit bounds the body already (HTTP framing): read it in one go,
   // without a Stream per request.
   if (declared !== undefined && /^\d+$/.test(declared)) {
-    return request.arrayBuffer.pipe(
-      Effect.mapError((cause) => new BodyUnreadable({ cause })),
-      // Node's implementation hands over its Buffer (a Uint8Array) despite the type: no copy then.
-      Effect.map((buffer: ArrayBuffer | Uint8Array) => (buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer)))
+    const size = Number(declared)
+    return Effect.acquireUseRelease(
+      Effect.suspend(() => (budget.reserve(size) ? Effect.void : Effect.fail(new BodiesBusy({ limit: budget.limit })))),
+      () =>
+        request.arrayBuffer.pipe(
+          Effect.mapError((cause) => new BodyUnreadable({ cause })),
+          // Node's implementation hands over its Buffer (a Uint8Array) despite the type: no copy then.
+          Effect.map((buffer: ArrayBuffer | Uint8Array) => (buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer)))
+        ),
+      () => Effect.sync(() => budget.release(size))
     )
   }
+  let reserved = 0
   return request.stream.pipe(
     Stream.mapError((cause) => new BodyUnreadable({ cause })),
-    Stream.runFoldEffect(() => ({ parts: [] as Array<Uint8Array>, size: 0 }), (acc, part) => {
+    Stream.runFoldEffect((): Collected => ({ parts: [], size: 0 }), (acc: Collected, part): Effect.Effect<Collected, BodyTooLarge | BodiesBusy> => {
       acc.size += part.byteLength
       if (acc.size > limit) return Effect.fail(new BodyTooLarge({ limit }))
+      if (!budget.reserve(part.byteLength)) return Effect.fail(new BodiesBusy({ limit: budget.limit }))
+      reserved += part.byteLength
       acc.parts.push(part)
       return Effect.succeed(acc)
     }),
+    Effect.ensuring(Effect.sync(() => budget.release(reserved))),
     Effect.map(({ parts, size }) => {
       if (parts.length === 1) return parts[0]!
       const out = new Uint8Array(size)

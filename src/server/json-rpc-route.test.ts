@@ -155,6 +155,7 @@ describe("failures never reach the wire with their details", () => {
   it("answers invalid UTF-8 with a parse error", async () => {
     const response = await optional.handler(new Request("http://127.0.0.1/", {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])
     }))
     expect(await response.json()).toMatchObject({ id: null, error: { code: -32700 } })

@@ -6,8 +6,9 @@
  * On 0.3, once a request names a streaming method, every answer to it — errors included, and refusals of its
  * envelope or params — is an SSE stream, because 0.3 stream clients (the official JS client among them)
  * refuse a JSON reply. On 1.0 a refusal is a plain JSON-RPC response, as the spec's clients expect. Only what
- * comes before the method can be read stays JSON on both: a body over the limit (413), one that is not UTF-8
- * or not JSON (-32700), and an authentication refusal (401/403).
+ * comes before the method can be read stays JSON on both: a body not sent as JSON (415), over the limit (413)
+ * or beyond the bytes in flight (503), one that is not UTF-8 or not JSON (-32700), and an authentication
+ * refusal (401/403).
  */
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
@@ -19,7 +20,6 @@ import {
 } from "../../schemas/decode-request.ts"
 import {
   Internal,
-  InvalidRequest,
   isProtocolError,
   JSONParse,
   type ProtocolError
@@ -29,7 +29,8 @@ import { isV1MethodName } from "../../schemas/v1/methods.ts"
 import type { RequestContext } from "../runtime/task-runtime.ts"
 import type { AuditTrail } from "./audit-trail.ts"
 import { requestedSkill, type PrincipalResolver, type RequestTarget } from "./authentication.ts"
-import { readBody, utf8 } from "./body.ts"
+import type { Admission } from "./admission.ts"
+import { utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { traced } from "../runtime/tracing.ts"
 import { negotiateExtensions, requestedExtensions } from "./extensions.ts"
@@ -50,6 +51,8 @@ export interface JsonRpcRouteDeps {
   readonly shutdown: Effect.Effect<void>
   /** Who is calling; decided before any method runs. */
   readonly principal: PrincipalResolver
+  /** The checks before the body is read, and the reading. */
+  readonly admission: Admission
   readonly audit: AuditTrail
   /** Extension methods (`{namespace}/{action}`) and where they go. */
   readonly extensionMethods: ExtensionMethods | undefined
@@ -64,8 +67,8 @@ export interface ExtensionMethods {
 const json = (body: string, status = 200, headers?: Record<string, string>) =>
   HttpServerResponse.text(body, { status, contentType: "application/json", ...(headers ? { headers } : {}) })
 
-const jsonError = (dialect: JsonRpcDialect, id: RequestId, error: ProtocolError, status = 200) =>
-  json(dialect.errorResponse(id, error), status)
+const jsonError = (dialect: JsonRpcDialect, id: RequestId, error: ProtocolError, status = 200, headers?: Record<string, string>) =>
+  json(dialect.errorResponse(id, error), status, headers)
 
 /** Turns a failure or defect of a method into a wire error; defects never show their cause. */
 const toProtocolError = (cause: Cause.Cause<ProtocolError>): ProtocolError => {
@@ -144,19 +147,18 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const { dialects, options } = deps
   const extensions = deps.card.capabilities.extensions ?? []
   const decodeOptions: DecodeRequestOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
-  const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
     Effect.gen(function* () {
       const negotiated = negotiateVersion(request)
       const asked = negotiated._tag === "Version" ? negotiated.version : undefined
-      const read = yield* readBody(request, options.maxBodyBytes).pipe(Effect.result)
-      if (read._tag === "Failure") {
-        const dialect = dialects[asked ?? "0.3"]
-        return read.failure._tag === "BodyTooLarge"
-          ? jsonError(dialect, null, new InvalidRequest({ message: `Request body exceeds the ${limitText} limit` }), 413)
-          : jsonError(dialect, null, new InvalidRequest({ message: "The request body could not be read" }), 400)
-      }
+      // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
+      const read = yield* Effect.result(deps.admission.admit(request, {
+        binding: "jsonrpc",
+        version: asked ?? "0.3",
+        refuse: (error, status, headers) => jsonError(dialects[asked ?? "0.3"], null, error, status, headers)
+      }))
+      if (read._tag === "Failure") return read.failure
       // Who is calling is settled before the request is judged, so an unauthenticated caller learns
       // nothing about methods or params; the decoded body only tells the resolver which skill is asked for.
       const body = decodeBody(read.success, dialects, asked, decodeOptions)

@@ -1,6 +1,7 @@
 /**
  * Options of an A2A server, with their defaults in one place.
  */
+import { isRouteTarget } from "./request-target.ts"
 
 /** How the server is configured. Every field is optional. */
 export interface A2AServerOptions {
@@ -21,6 +22,12 @@ export interface A2AServerOptions {
   readonly trustProxyHeaders?: boolean
   /** Largest request body accepted, in bytes, checked before parsing. Default 10 MiB. */
   readonly maxBodyBytes?: number
+  /**
+   * Most bytes of request bodies received at once, across all requests: a body that would pass it is
+   * refused with 503 (and `Retry-After`) before it is read. Default 64 MiB, and never less than
+   * `maxBodyBytes`.
+   */
+  readonly maxBodyBytesInFlight?: number
   /** Idle time after which an open stream gets a `: ping` comment. Default 15,000 ms; 0 turns it off. */
   readonly heartbeatMs?: number
   /** How long `dispose` lets running tasks finish before canceling them. Default 5,000 ms. */
@@ -47,6 +54,7 @@ export interface ResolvedServerOptions {
   readonly publicUrl: string | undefined
   readonly trustProxyHeaders: boolean
   readonly maxBodyBytes: number
+  readonly maxBodyBytesInFlight: number
   readonly heartbeatMs: number
   readonly shutdownGraceMs: number
   readonly cardVersion: "0.3" | "1.0"
@@ -56,16 +64,30 @@ export interface ResolvedServerOptions {
 /** Default request-body limit: 10 MiB. */
 export const defaultMaxBodyBytes = 10 * 1024 * 1024
 
-/** Applies the defaults. */
-export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedServerOptions => ({
-  rpcPath: normalisePath(options.rpcPath ?? "/"),
-  publicUrl: options.publicUrl?.replace(/\/+$/, ""),
-  trustProxyHeaders: options.trustProxyHeaders ?? false,
-  maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
-  heartbeatMs: options.heartbeatMs ?? 15_000,
-  shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
-  cardVersion: options.cardVersion ?? "0.3",
-  tenant: options.tenant === "" ? undefined : options.tenant
-})
+/** Default bound on request-body bytes in flight: 64 MiB. */
+export const defaultMaxBodyBytesInFlight = 64 * 1024 * 1024
 
-const normalisePath = (path: string): `/${string}` => (path.startsWith("/") ? (path as `/${string}`) : `/${path}`)
+/** Applies the defaults. */
+export const resolveServerOptions = (options: A2AServerOptions = {}): ResolvedServerOptions => {
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+  return {
+    rpcPath: normalisePath(options.rpcPath ?? "/"),
+    publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+    trustProxyHeaders: options.trustProxyHeaders ?? false,
+    maxBodyBytes,
+    maxBodyBytesInFlight: Math.max(options.maxBodyBytesInFlight ?? defaultMaxBodyBytesInFlight, maxBodyBytes),
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    shutdownGraceMs: options.shutdownGraceMs ?? 5_000,
+    cardVersion: options.cardVersion ?? "0.3",
+    tenant: options.tenant === "" ? undefined : options.tenant
+  }
+}
+
+/** The JSON-RPC path, which must be one a request can reach (see request-target.ts): `/a2a`, not `/a2a/` or `/a//b`. */
+const normalisePath = (path: string): `/${string}` => {
+  const absolute = (path.startsWith("/") ? path : `/${path}`) as `/${string}`
+  if (!isRouteTarget(absolute) || absolute.includes("?")) {
+    throw new Error(`\`rpcPath\` must be a path without empty or dot segments, query or fragment (e.g. "/a2a"), got ${JSON.stringify(path)}`)
+  }
+  return absolute
+}

@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Agent } from "../agent/agent.ts"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { A2AServer, type A2AServerHandle } from "./a2a-server.ts"
 import { testAgent } from "../../testing/server/test-agent.ts"
@@ -133,5 +134,68 @@ describe("task ownership", () => {
     expect(bobs.id).not.toBe(task.id)
     expect(bobs.history.every((m: { taskId?: string }) => m.taskId !== task.id)).toBe(true)
     expect((await call("tasks/get", { id: task.id }, alice)).body.result.history).toHaveLength(1)
+  })
+})
+
+describe("referenceTaskIds", () => {
+  const seen: Array<ReadonlyArray<string> | undefined> = []
+  let recording: A2AServerHandle
+  beforeAll(async () => {
+    const card = testAgent({
+      securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" } },
+      security: [{ key: [] }]
+    }).card
+    recording = await A2AServer.make(
+      Agent.make({
+        card,
+        onReturn: "keep",
+        execute: (ctx) => Effect.sync(() => seen.push(ctx.message.referenceTaskIds)).pipe(Effect.andThen(ctx.working()))
+      }),
+      { authentication: { authenticators: { key: apiKeyAuthenticator({ keys: { "key-of-alice": { id: "alice" }, "key-of-bob": { id: "bob" } } }) } } }
+    )
+  })
+  afterAll(() => recording.dispose({ graceMs: 0 }))
+
+  const send = (referenceTaskIds: ReadonlyArray<string>, headers: Record<string, string>) =>
+    wireCall(recording.handler, "message/send", { message: { ...textMessage("hi").message, referenceTaskIds } }, { headers, id: 7 })
+  const rest = (referenceTaskIds: ReadonlyArray<string>, headers: Record<string, string>) =>
+    recording.handler(new Request("http://127.0.0.1/v1/message:send", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", content: [{ text: "hi" }], referenceTaskIds } })
+    }))
+
+  it("another principal's task ids are refused with -32602 (REST 400), word for word as unknown ids, before any task exists", async () => {
+    const own = (await send([], alice)).body.result.id as string
+    const agentRuns = seen.length
+    const tasks = (await Effect.runPromise(recording.runtime.store.list())).length
+    const unknownId = crypto.randomUUID()
+    const foreign = (await send([own], bob)).body.error
+    const unknown = (await send([unknownId], bob)).body.error
+    expect(foreign.code).toBe(-32602)
+    expect(foreign.message).toContain("referenceTaskIds[0]")
+    expect(JSON.stringify(foreign).replaceAll(own, "ID")).toBe(JSON.stringify(unknown).replaceAll(unknownId, "ID"))
+    const overRest = await rest([own], bob)
+    expect(overRest.status).toBe(400)
+    expect(((await overRest.json()) as { code: number }).code).toBe(-32602)
+    expect(seen.length).toBe(agentRuns)
+    expect((await Effect.runPromise(recording.runtime.store.list())).length).toBe(tasks)
+  })
+
+  it("the sender's own task ids reach the agent as sent", async () => {
+    const first = (await send([], alice)).body.result.id as string
+    const second = (await send([first], alice)).body.result
+    expect(second.status.state).toBe("working")
+    expect(seen.at(-1)).toEqual([first])
+    expect((await rest([first, second.id], alice)).status).toBe(200)
+    expect(seen.at(-1)).toEqual([first, second.id])
+  })
+
+  it("a message names at most 64 of them", async () => {
+    const own = (await send([], alice)).body.result.id as string
+    expect((await send(Array.from({ length: 64 }, () => own), alice)).body.result.kind).toBe("task")
+    const over = (await send(Array.from({ length: 65 }, () => own), alice)).body.error
+    expect(over.code).toBe(-32602)
+    expect(over.message).toContain("at most 64")
   })
 })

@@ -25,6 +25,13 @@ export const pick = (o: JsonRecord, ...keys: ReadonlyArray<string>): unknown => 
   return undefined
 }
 
+/**
+ * A repeated (list) field: the first of `keys` that `o` holds, else an empty list. The protobuf JSON mapping
+ * leaves an empty list out, so in a REST payload an absent list is an empty one, whatever its spelling. Use
+ * it for every list the A2A schema requires; an optional list stays absent, which means the same.
+ */
+export const repeated = (o: JsonRecord, ...keys: ReadonlyArray<string>): unknown => pick(o, ...keys) ?? []
+
 /** True when `o` holds any of `keys` with a value. */
 export const holds = (o: JsonRecord, ...keys: ReadonlyArray<string>): boolean => pick(o, ...keys) !== undefined
 

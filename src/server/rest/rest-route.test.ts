@@ -124,7 +124,11 @@ describe("POST /v1/message:send", () => {
 
 describe("POST /v1/message:stream", () => {
   it("streams `id:` + one `data:` line per event, wrapped by kind, ending with the final status", async () => {
-    const response = await fetch(`${server.url}/v1/message:stream`, { method: "POST", body: JSON.stringify(protoMessage("stream a b")) })
+    const response = await fetch(`${server.url}/v1/message:stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(protoMessage("stream a b"))
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/event-stream")
     const text = await response.text()
@@ -236,7 +240,11 @@ describe("malformed, oversized and hostile requests", () => {
       expect(answer.text).not.toMatch(/at .*\.ts|SyntaxError/)
     }
     expect(await call(server, "POST", "/v1/message:send", "")).toMatchObject({ status: 400, json: { code: -32602 } })
-    const bytes = await fetch(`${server.url}/v1/message:send`, { method: "POST", body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) })
+    const bytes = await fetch(`${server.url}/v1/message:send`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])
+    })
     expect(bytes.status).toBe(400)
     expect(await bytes.json()).toMatchObject({ code: -32700 })
   })

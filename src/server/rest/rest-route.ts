@@ -23,6 +23,7 @@ import {
   MethodNotFound,
   type ProtocolError
 } from "../../../schemas/error-catalogue.ts"
+import type { Admission } from "../admission.ts"
 import type { AuditTrail } from "../audit-trail.ts"
 import { requestedSkill, type PrincipalResolver } from "../authentication.ts"
 import { cardBaseUrl } from "../card-base-url.ts"
@@ -33,7 +34,7 @@ import type { ResolvedServerOptions } from "../options.ts"
 import { sseHeaders } from "../sse-writer.ts"
 import { requestUrl } from "../request-url.ts"
 import type { RestDialect } from "./rest-dialect.ts"
-import { type JsonBody, readJsonBody } from "./rest-body.ts"
+import { type JsonBody, jsonBodyOf } from "./rest-body.ts"
 import type { RestOutcome } from "./rest-operations.ts"
 
 /** What the REST binding needs: the same as the JSON-RPC endpoint, so one object can serve both. */
@@ -47,6 +48,8 @@ export interface RestRouteDeps {
   readonly shutdown: Effect.Effect<void>
   /** Who is calling; decided before any method runs. */
   readonly principal: PrincipalResolver
+  /** The checks before the body is read, and the reading. */
+  readonly admission: Admission
   readonly audit: AuditTrail
 }
 
@@ -106,9 +109,14 @@ export const restRoute = (deps: RestRouteDeps) => {
       const rule = dialect.bodyRule(operation)
       let body: JsonBody = Result.succeed(undefined)
       if (rule !== "none") {
-        const read = yield* Effect.result(readJsonBody(request, options.maxBodyBytes, rule === "required"))
-        if (read._tag === "Failure") return dialect.errorResponse(read.failure.error, read.failure.status)
-        body = read.success
+        // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
+        const read = yield* Effect.result(deps.admission.admit(request, {
+          binding: "rest",
+          version: dialect.version,
+          refuse: (error, status, headers) => dialect.errorResponse(error, status, headers)
+        }))
+        if (read._tag === "Failure") return read.failure
+        body = jsonBodyOf(read.success, rule === "required")
       }
       // The body is decoded once, and who is calling is settled before anything about it is answered: an
       // unauthenticated caller learns nothing from it, and the skill checked is the one the agent will see.

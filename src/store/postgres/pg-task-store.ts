@@ -478,19 +478,31 @@ export const makePostgresTaskStore = (
           // When the holder's lease ended after it took the command (the task just became terminal, which drops
           // the lease), its answer is on the way: wait for it up to one more lease, not for ever.
           let goneSince: number | undefined
-          while (true) {
-            waiter.woken = false
-            const found = yield* query<{ readonly answer: CommandBody | string | null; readonly taken: boolean }>(
+          const readAnswer = Effect.map(
+            query<{ readonly answer: CommandBody | string | null; readonly taken: boolean }>(
               "reading an answer",
               `SELECT answer, taken_at IS NOT NULL AS taken FROM ${s}.commands WHERE id = $1::bigint`,
               [id]
-            )
-            const row = found[0]
+            ),
+            (found) => found[0]
+          )
+          while (true) {
+            waiter.woken = false
+            let row = yield* readAnswer
             if (row !== undefined && row.answer !== null) {
               yield* query("dropping an answered command", `DELETE FROM ${s}.commands WHERE id = $1::bigint`, [id])
               return json<CommandBody>(row.answer)
             }
             const live = yield* leaseLive(instance, taskId)
+            // A lease that ended since the answer was read may have ended with the answer (a command that made
+            // the task terminal drops its lease): read it again before taking the holder for gone.
+            if (!live) {
+              row = yield* readAnswer
+              if (row !== undefined && row.answer !== null) {
+                yield* query("dropping an answered command", `DELETE FROM ${s}.commands WHERE id = $1::bigint`, [id])
+                return json<CommandBody>(row.answer)
+              }
+            }
             const now = Date.now()
             if (live) goneSince = undefined
             else goneSince ??= now
