@@ -6,7 +6,8 @@
  */
 import { Effect, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StreamResult, Task } from "../../schemas/index.ts"
+import type { Task } from "../../schemas/index.ts"
+import { summary } from "../../testing/client/stream-summary.ts"
 import { A2AClient, type A2AClientOptions, createA2AClient, userText } from "../../src/client/index.ts"
 import { startWebhookReceiver, type WebhookReceiver } from "./our-server/webhook-receiver.ts"
 import { type CuttingProxy, startCuttingProxy } from "./sdk-server/cutting-proxy.ts"
@@ -27,19 +28,6 @@ afterAll(async () => {
 const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => Effect.runPromise(effect)
 const failure = <A, E>(effect: Effect.Effect<A, E>): Promise<E> => Effect.runPromise(Effect.flip(effect))
 const collect = <A, E>(stream: Stream.Stream<A, E>): Promise<Array<A>> => run(Effect.map(Stream.runCollect(stream), (c) => [...c]))
-
-const summary = (e: StreamResult): string => {
-  switch (e.kind) {
-    case "task":
-      return `task:${e.status.state}`
-    case "message":
-      return `message:${e.parts.map((p) => (p.kind === "text" ? p.text : "")).join("")}`
-    case "status-update":
-      return `status:${e.status.state}${e.final ? ":final" : ""}`
-    case "artifact-update":
-      return `artifact:${e.artifact.parts.map((p) => (p.kind === "text" ? p.text : "")).join("")}`
-  }
-}
 
 const asTask = (r: unknown): Task => {
   const task = r as Task

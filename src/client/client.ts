@@ -177,7 +177,7 @@ export interface A2AClientOptions {
   readonly maxEventBytes?: number
   /** Largest unary response or card. Default 16 MiB. */
   readonly maxResponseBytes?: number
-  /** Retries of idempotent calls (card, `tasks/get`, push-config get/list) on connection failures. Default 2. */
+  /** Retries of idempotent calls (card, `tasks/get`, `listTasks`, push-config get/list) on connection failures. Default 2. */
   readonly retries?: number
   /** First retry delay, doubled each time. Default 100 ms. */
   readonly retryDelayMs?: number
@@ -274,8 +274,9 @@ const build = (
     const uri = options?.extension ?? extensionFor(card, method)
     return uri === undefined ? options?.headers : activating(uri, config.headers, options?.headers)
   }
+  // A query: retried on connection failures, as the other reads are.
   const listTasks = (params: ListTasksParams = {}, options?: CallOptions) =>
-    transport.listTasks(withCallOptions(options), params, options?.headers)
+    retrying(config)(transport.listTasks(withCallOptions(options), params, options?.headers))
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A>) =>
     rpcTarget === undefined
       ? Effect.fail(
