@@ -218,3 +218,29 @@ describe("invalid 1.0 JSON-RPC answers", () => {
     expect(reason(error)).toBe("WrongShape")
   })
 })
+
+describe("an interface under a tenant", () => {
+  let tenanted: Listening
+  beforeAll(async () => {
+    tenanted = await serveNode(await A2AServer.make(restTestAgent(), { tenant: "acme" }))
+  })
+  afterAll(() => tenanted.close({ graceMs: 0 }))
+
+  it.each(["JSONRPC", "HTTP+JSON"] as const)("over %s, every 1.0 request names the card's tenant (spec 1.0 §8.3.2)", async (transport) => {
+    const sent: Array<{ readonly path: string; readonly body: string }> = []
+    const c = await run(A2AClient.make({ url: tenanted.url }, {
+      transport,
+      fetch: async (input, init) => {
+        sent.push({ path: new URL(String(input)).pathname, body: typeof init?.body === "string" ? init.body : "" })
+        return fetch(input, init)
+      }
+    }))
+    expect(c.interfaces.filter((i) => i.protocolVersion === "1.0").map((i) => i.tenant)).toEqual(["acme", "acme"])
+    const task = asTask(await run(c.sendMessage(userText("hello"))))
+    expect((await run(c.getTask({ id: task.id }))).id).toBe(task.id)
+    expect((await run(c.listTasks())).tasks.map((t) => t.id)).toContain(task.id)
+    const calls = sent.filter((s) => !s.path.includes("agent-card"))
+    if (transport === "JSONRPC") expect(calls.map((s) => JSON.parse(s.body).params.tenant)).toEqual(["acme", "acme", "acme"])
+    else expect(calls.map((s) => s.path)).toEqual(["/acme/message:send", `/acme/tasks/${task.id}`, "/acme/tasks"])
+  })
+})
