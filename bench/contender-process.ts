@@ -6,16 +6,29 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { buildSync } from "esbuild"
 import { processCpuMicros } from "./process-cpu.ts"
+import type { WorkloadName } from "./report.ts"
 
 /** How to start one contender. */
 export interface ContenderSpec {
   readonly contender: string
   readonly runtime: string
+  /** The A2A version the load client speaks to it; default 0.3. */
+  readonly protocol?: "0.3" | "1.0"
+  /** The workloads it runs; default all. */
+  readonly workloads?: ReadonlyArray<WorkloadName>
   readonly command: string
   readonly args: ReadonlyArray<string>
   /** Variables on top of the bench's environment (the store's, for instance). */
   readonly env?: Readonly<Record<string, string>>
 }
+
+/**
+ * What the A2A 1.0 rows run: one stream and task throughput, the two workloads whose cost per unit of work
+ * a codec changes (a streamed event's writer, a request's decoder and an answer's writer). Many streams
+ * and memory exercise the same event logs, stores and sockets whichever version writes the bytes; leaving
+ * them out keeps a full run within its time on two cores.
+ */
+export const v1Workloads: ReadonlyArray<WorkloadName> = ["one-stream", "task-throughput"]
 
 /** A contender that is up and listening. */
 export interface RunningContender {
@@ -71,6 +84,15 @@ export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpe
   const drop = options.rawDrop === undefined ? [] : ["--drop", String(options.rawDrop)]
   return [
     { contender: "a2a-actors", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), ...ttl] },
+    // The same server as a2a-actors (node), the load speaking A2A 1.0 to it.
+    {
+      contender: "a2a-actors",
+      runtime: "node",
+      protocol: "1.0",
+      workloads: v1Workloads,
+      command: process.execPath,
+      args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), ...ttl]
+    },
     { contender: "a2a-actors", runtime: "node-web", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), "--web", ...ttl] },
     { contender: "a2a-actors", runtime: "bun", command: bin("bun"), args: [file("a2a-actors-bun.ts"), ...ttl] },
     {
@@ -80,6 +102,17 @@ export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpe
       args: ["run", ...denoRunFlags, "-A", "--v8-flags=--expose-gc", file("a2a-actors-deno.ts"), ...ttl]
     },
     { contender: "a2a-js", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-js.ts")] },
+    // Task throughput only: the SDK 1.3's server CPU per streamed event grows with the stream's length (about
+    // 0.9 ms per 1,000 events already sent: 0.56 ms at 500, 3.6 ms at 4,000), so one stream of 100,000 events
+    // would take it over an hour, and many streams of 1,000 events half a minute a round.
+    {
+      contender: "a2a-js-v1",
+      runtime: "node",
+      protocol: "1.0",
+      workloads: ["task-throughput"],
+      command: process.execPath,
+      args: [...nodeArgs, nodeBundle("a2a-js-v1.ts")]
+    },
     { contender: "raw-node", runtime: "node", command: process.execPath, args: [...nodeArgs, nodeBundle("raw-node.ts"), "--batch", "1", ...drop] },
     {
       contender: "raw-node-batched",
@@ -90,9 +123,11 @@ export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpe
   ]
 }
 
-/** A contender's label in tables: `name` or `name (runtime)`. */
-export const labelOf = (spec: { readonly contender: string; readonly runtime: string }): string =>
-  spec.contender === "a2a-actors" ? `a2a-actors (${spec.runtime})` : spec.contender
+/** A contender's label in tables: `name` or `name (runtime)`, and the version when it is 1.0. */
+export const labelOf = (spec: { readonly contender: string; readonly runtime: string; readonly protocol?: string }): string => {
+  const name = spec.contender === "a2a-actors" ? `a2a-actors (${spec.runtime})` : spec.contender
+  return spec.protocol === "1.0" ? `${name} A2A 1.0` : name
+}
 
 /** Starts a contender and waits until it listens. `extraArgs` go to the contender's program (e.g. profiling flags go first for node). */
 export const startContender = (spec: ContenderSpec, options: { readonly startupMs?: number; readonly runtimeArgs?: ReadonlyArray<string> } = {}): Promise<RunningContender> =>

@@ -6,7 +6,8 @@
  *   npm run bench                              full run (about 5 minutes on 2 cores)
  *   npm run bench -- --quick                   a smoke test: every workload, reduced (under a minute); its
  *                                              ratios are not the full run's, and it says so
- *   npm run bench -- --only a2a-js             one contender (repeatable; `a2a-actors:bun` picks a runtime)
+ *   npm run bench -- --only a2a-js             one contender (repeatable; `a2a-actors:bun` picks a runtime,
+ *                                              `a2a-actors:node:1.0` the A2A 1.0 rows, `a2a-js-v1` the SDK 1.3)
  *   npm run bench -- --workload one-stream     one workload (repeatable)
  *   npm run bench -- --profile a2a-actors:node writes `node --cpu-prof` profiles of that contender to bench/results/profiles/
  *   npm run bench -- --log-window default     this project's server with its default event-log window
@@ -92,10 +93,15 @@ export interface BenchOptions {
   readonly log?: (line: string) => void
 }
 
+/** `contender`, `contender:runtime` or `contender:runtime:version` (`a2a-actors:node:1.0`). */
 const matches = (filter: string, spec: ContenderSpec) => {
-  const [contender, runtime] = filter.split(":")
-  return spec.contender === contender && (runtime === undefined || spec.runtime === runtime)
+  const [contender, runtime, version] = filter.split(":")
+  return spec.contender === contender && (runtime === undefined || runtime === "" || spec.runtime === runtime) &&
+    (version === undefined || (spec.protocol ?? "0.3") === version)
 }
+
+/** Whether `spec` runs `workload` (the 1.0 rows run some only). */
+const runs = (spec: ContenderSpec, workload: WorkloadName) => spec.workloads === undefined || spec.workloads.includes(workload)
 
 const primaryMetric: Record<WorkloadName, string> = {
   "one-stream": "events_per_s",
@@ -115,6 +121,7 @@ const rowsOf = (workload: WorkloadName, spec: ContenderSpec, rounds: ReadonlyArr
     workload,
     contender: spec.contender,
     runtime: spec.runtime,
+    protocol: spec.protocol ?? "0.3",
     metric,
     value: bad === undefined ? value : 0,
     unit: unitOf(metric),
@@ -158,42 +165,60 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
   const workloads = workloadNames.filter((w) => options.workloads === undefined || options.workloads.length === 0 || options.workloads.includes(w))
   const rows: Array<Row> = []
   const failed = (workload: WorkloadName, spec: ContenderSpec, error: string) =>
-    rows.push({ workload, contender: spec.contender, runtime: spec.runtime, metric: primaryMetric[workload], value: 0, unit: unitOf(primaryMetric[workload]), valid: false, error })
+    rows.push({
+      workload,
+      contender: spec.contender,
+      runtime: spec.runtime,
+      protocol: spec.protocol ?? "0.3",
+      metric: primaryMetric[workload],
+      value: 0,
+      unit: unitOf(primaryMetric[workload]),
+      valid: false,
+      error
+    })
 
   const shared = workloads.filter((w) => w !== "memory")
+  const sharedSpecs = specs.filter((s) => shared.some((w) => runs(s, w)))
+  const memorySpecs = workloads.includes("memory") ? specs.filter((s) => runs(s, "memory")) : []
   // The memory workload wants fresh processes (so idle is idle); they start alongside the others and wait.
-  const startAll = () => Promise.allSettled(specs.map((s) => start(s, options)))
+  const startAll = (list: ReadonlyArray<ContenderSpec>) => Promise.allSettled(list.map((s) => start(s, options)))
   const [sharedStarts, memoryStarts] = await Promise.all([
-    shared.length > 0 ? startAll() : Promise.resolve([]),
-    workloads.includes("memory") ? startAll() : Promise.resolve([])
+    sharedSpecs.length > 0 ? startAll(sharedSpecs) : Promise.resolve([]),
+    memorySpecs.length > 0 ? startAll(memorySpecs) : Promise.resolve([])
   ])
   try {
-    await runShared(shared, sharedStarts)
-    await runMemory(memoryStarts)
+    await runShared(shared, sharedSpecs, sharedStarts)
+    await runMemory(memorySpecs, memoryStarts)
   } finally {
     await Promise.all([...sharedStarts, ...memoryStarts].map((r) => (r.status === "fulfilled" ? r.value.stop() : undefined)))
   }
   return withRatios(rows)
 
-  async function runShared(shared: ReadonlyArray<WorkloadName>, started: ReadonlyArray<PromiseSettledResult<RunningContender>>) {
+  async function runShared(
+    shared: ReadonlyArray<WorkloadName>,
+    specs: ReadonlyArray<ContenderSpec>,
+    started: ReadonlyArray<PromiseSettledResult<RunningContender>>
+  ) {
     if (shared.length === 0) return
     const up: Array<{ readonly spec: ContenderSpec; readonly proc: RunningContender; readonly target: Target }> = []
     started.forEach((r, i) => {
       const spec = specs[i] as ContenderSpec
-      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, { connections: Math.max(sizes.streams, sizes.concurrency) }) })
+      const connections = Math.max(sizes.streams, sizes.concurrency)
+      if (r.status === "fulfilled") up.push({ spec, proc: r.value, target: makeTarget(r.value.url, { connections, version: spec.protocol ?? "0.3" }) })
       else {
         log(`! ${labelOf(spec)} did not start: ${String(r.reason)}`)
-        for (const w of shared) failed(w, spec, gist(r.reason))
+        for (const w of shared) if (runs(spec, w)) failed(w, spec, gist(r.reason))
       }
     })
     try {
       for (const workload of shared) {
+        const these = up.filter((c) => runs(c.spec, workload))
         const results = new Map<ContenderSpec, Array<Measurement>>()
-        if (sizes.warmup) for (const c of up) await measure(workload, c.target, sizes, true)
+        if (sizes.warmup) for (const c of these) await measure(workload, c.target, sizes, true)
         for (let round = 0; round < sizes.rounds; round++) {
           // Rotating the order each round keeps any one contender from always following the same neighbour.
-          for (let k = 0; k < up.length; k++) {
-            const c = up[(k + round) % up.length]
+          for (let k = 0; k < these.length; k++) {
+            const c = these[(k + round) % these.length]
             if (c === undefined) continue
             const cpuBefore = c.proc.cpuMicros()
             const measured = await measure(workload, c.target, sizes, false).catch((e: unknown): Measurement => ({ ok: false, error: String(e), values: {} }))
@@ -202,7 +227,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
             results.set(c.spec, [...(results.get(c.spec) ?? []), m])
           }
         }
-        for (const c of up) rows.push(...rowsOf(workload, c.spec, results.get(c.spec) ?? []))
+        for (const c of these) rows.push(...rowsOf(workload, c.spec, results.get(c.spec) ?? []))
       }
     } finally {
       for (const c of up) c.target.close()
@@ -210,7 +235,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
     }
   }
 
-  async function runMemory(started: ReadonlyArray<PromiseSettledResult<RunningContender>>) {
+  async function runMemory(specs: ReadonlyArray<ContenderSpec>, started: ReadonlyArray<PromiseSettledResult<RunningContender>>) {
     for (const [i, r] of started.entries()) {
       const spec = specs[i] as ContenderSpec
       if (r.status === "rejected") {

@@ -140,7 +140,7 @@ describe("self-contained examples", () => {
     expect(code).toBe(0)
     expect(output).toContain("200 streams ok, 0 failed, 1000 chunks")
     expect(output).toMatch(/latency p50 [\d.]+ ms, p99 [\d.]+ ms/)
-    expect(output).toContain("stream over JSON-RPC to http://127.0.0.1:")
+    expect(output).toContain("stream over JSON-RPC (A2A 1.0) to http://127.0.0.1:")
     expect(output).toContain("latency histogram")
   })
 
@@ -151,6 +151,21 @@ describe("self-contained examples", () => {
       "1.0 card: JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3, HTTP+JSON 0.3",
       '1.0 SendMessage: TASK_STATE_COMPLETED, "Hello, Ada!"',
       '0.3 tasks/get: task completed, "Hello, Ada!"',
+      ""
+    ].join("\n"))
+  })
+
+  it("client-versions.ts picks 1.0, gets the same results pinned to 0.3, and pages through ListTasks", async () => {
+    const { output, code } = await run("examples/client-versions.ts")
+    expect(code).toBe(0)
+    expect(output).toBe([
+      "picked: JSONRPC 1.0 (the card lists JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3, HTTP+JSON 0.3)",
+      '1.0: task completed, "Hello, Ada!"',
+      '0.3: task completed, "Hello, Ada!"',
+      "page 1: 2 of 5 tasks",
+      "page 2: 2 of 5 tasks",
+      "page 3: 1 of 5 tasks",
+      "0.3 listTasks: UnsupportedOperation",
       ""
     ].join("\n"))
   })

@@ -82,7 +82,7 @@ console.log(`${booked.status.state}: ${booked.artifacts?.[0]?.name} "${booked.ar
 
 // The extension's method reaches the machine of another waiting task.
 const other = (await client.sendMessage(userText("Grace"))) as Task
-// The client activates the extension whose card declaration lists the method (X-A2A-Extensions).
+// The client activates the extension whose card declaration lists the method (A2A-Extensions in 1.0).
 const dropped = await client.callExtension<Task>("trip/drop", { taskId: other.id, reason: "plans changed" })
 console.log(`${dropped.status.state}: ${prompt(dropped)}`)
 

@@ -1,6 +1,6 @@
 import { Effect, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StreamResult } from "../../schemas/events.ts"
+import { summary } from "../../testing/client/stream-summary.ts"
 import { A2AClient, createA2AClient, userText } from "../../src/client/index.ts"
 import { type CuttingProxy, startCuttingProxy } from "./sdk-server/cutting-proxy.ts"
 import { type SdkEchoAgent, startSdkEchoAgent } from "./sdk-server/echo-agent.ts"
@@ -14,19 +14,6 @@ afterAll(() => sdk.close())
 
 const options = { timeoutMs: 5_000, idleTimeoutMs: 5_000 }
 const client = () => Effect.runPromise(A2AClient.make({ url: sdk.url }, options))
-
-const summary = (e: StreamResult): string => {
-  switch (e.kind) {
-    case "task":
-      return `task:${e.status.state}`
-    case "message":
-      return `message:${e.parts.map((p) => (p.kind === "text" ? p.text : "")).join("")}`
-    case "status-update":
-      return `status:${e.status.state}${e.final ? ":final" : ""}`
-    case "artifact-update":
-      return `artifact:${e.artifact.parts.map((p) => (p.kind === "text" ? p.text : "")).join("")}`
-  }
-}
 
 describe("our client against the JS SDK 0.3.14 server", () => {
   it("discovers and decodes the SDK's agent card", async () => {

@@ -241,7 +241,8 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
     try {
       const card = await a2a[runtime](["card", agent.url])
       expect(card.stderr).toBe("")
-      expect(card.stdout).toContain("Hello 1.0.0 (A2A 0.3.0)")
+      expect(card.stdout).toContain("Hello 1.0.0 (A2A 1.0, 0.3)")
+      expect(card.stdout).toMatch(/^Endpoint: http:\/\/127\.0\.0\.1:\d+\/ \(JSONRPC, A2A 1\.0\)$/m)
       expect(card.code).toBe(0)
       const sent = await a2a[runtime](["send", agent.url, "Ada"])
       expect(sent.stdout).toContain("completed")
@@ -249,10 +250,11 @@ describe.each(runtimes)("installed, on %s", (runtime) => {
 
       // a2a bench, run by this runtime: every answer accepted.
       const bench = await a2a[runtime](["bench", agent.url, "--requests", "20", "--json"])
-      expect(bench.stderr).toMatch(/^a2a bench: send over JSON-RPC to http:\/\/127\.0\.0\.1:\d+\/: /)
+      expect(bench.stderr).toMatch(/^a2a bench: send over JSON-RPC \(A2A 1\.0\) to http:\/\/127\.0\.0\.1:\d+\/: /)
       expect(JSON.parse(bench.stdout)).toMatchObject({
         runtime: expect.stringMatching(new RegExp(`^${runtime} v?\\d`)),
         workload: "send",
+        protocolVersion: "1.0",
         requests: { started: 20, ok: 20, failed: 0 },
         errors: []
       })

@@ -8,6 +8,17 @@ import { describe, expect, it } from "vitest"
 import * as model from "../../schemas/index.ts"
 import { cardToV1 } from "../../schemas/v1/card.ts"
 import { listTasksResponseJson, pushConfigJson, sendResponseJson, streamResponseJson, taskJson } from "../../schemas/v1/v1-json.ts"
+import {
+  cancelTaskRequestJson,
+  createPushConfigRequestJson,
+  deletePushConfigRequestJson,
+  getPushConfigRequestJson,
+  getTaskRequestJson,
+  listPushConfigsRequestJson,
+  listTasksRequestJson,
+  sendMessageRequestJson,
+  subscribeToTaskRequestJson
+} from "../../schemas/v1/request-json.ts"
 import { parseProto, protoJsonProblems, type ProtoDefinitions } from "./proto-json.ts"
 import { readProto, requireProto } from "./upstream-proto.ts"
 
@@ -65,6 +76,19 @@ describe("ProtoJSON of a2a.proto", () => {
     await conforms(generated(model.TaskPushNotificationConfig), "TaskPushNotificationConfig", (c) => pushConfigJson(c.taskId, c.pushNotificationConfig))
     await conforms(Arbitrary.array(generated(model.Task), { maxLength: 3 }), "ListTasksResponse", (ts) =>
       listTasksResponseJson(ts, { nextPageToken: "", pageSize: 50, totalSize: ts.length }, { artifacts: "always" }))
+  })
+
+  it("every 1.0 request writer emits strict ProtoJSON of its request message", async () => {
+    await conforms(generated(model.MessageSendParams), "SendMessageRequest", (p) => sendMessageRequestJson(p, "acme"))
+    await conforms(generated(model.TaskQueryParams), "GetTaskRequest", (p) => getTaskRequestJson(p))
+    await conforms(generated(model.TaskIdParams), "CancelTaskRequest", (p) => cancelTaskRequestJson(p, "acme"))
+    await conforms(generated(model.TaskIdParams), "SubscribeToTaskRequest", (p) => subscribeToTaskRequestJson(p))
+    await conforms(generated(model.TaskPushNotificationConfig), "TaskPushNotificationConfig", (p) => createPushConfigRequestJson(p, "acme"))
+    await conforms(generated(model.DeleteTaskPushNotificationConfigParams), "GetTaskPushNotificationConfigRequest", (p) => getPushConfigRequestJson(p))
+    await conforms(generated(model.DeleteTaskPushNotificationConfigParams), "DeleteTaskPushNotificationConfigRequest", (p) => deletePushConfigRequestJson(p))
+    await conforms(generated(model.ListTaskPushNotificationConfigParams), "ListTaskPushNotificationConfigsRequest", (p) => listPushConfigsRequestJson(p, "acme"))
+    await conforms(generated(model.ListTasksParams), "ListTasksRequest", (p) =>
+      listTasksRequestJson(p.statusTimestampAfter === undefined ? p : { ...p, statusTimestampAfter: new Date(1_700_000_000_000).toISOString() }, "acme"))
   })
 
   it("the 1.0 card conforms strictly", async () => {

@@ -72,6 +72,8 @@ export const AgentSkill: Schema.Struct<{
   outputModes: optional(Schema.Array(Schema.String)),
   securityRequirements: optional(Schema.Array(SecurityRequirement))
 }).annotate({ identifier: "AgentSkill" })
+/** @see AgentSkill */
+export type AgentSkill = Schema.Schema.Type<typeof AgentSkill>
 
 /** `lf.a2a.v1.AgentCardSignature`: a JWS over the card's canonical JSON (spec §8.4). */
 export const AgentCardSignature: Schema.Struct<{

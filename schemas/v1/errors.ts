@@ -8,7 +8,7 @@
  * @module
  */
 import { Schema } from "effect"
-import { MAX_WIRE_MESSAGE_LENGTH, type ProtocolError, TaskTerminal, UnsupportedOperation } from "../error-catalogue.ts"
+import { fromWireError, MAX_WIRE_MESSAGE_LENGTH, type ProtocolError, TaskTerminal, UnsupportedOperation } from "../error-catalogue.ts"
 import { JsonUnknown, optional, StringRecord } from "../internal/common.ts"
 
 /** The `@type` of a `google.rpc.ErrorInfo` detail. */
@@ -178,4 +178,52 @@ export const reasonOf = (code: number): string | undefined => mappings.get(code)
 export const codeOfReason = (reason: string): number | undefined => {
   for (const [code, mapping] of mappings) if (mapping.reason === reason) return code
   return undefined
+}
+
+/** The A2A reason of the first ErrorInfo of A2A's domain among typed details, if any. */
+const a2aReason = (details: unknown): string | undefined => {
+  if (!Array.isArray(details)) return undefined
+  for (const d of details as ReadonlyArray<unknown>) {
+    if (typeof d !== "object" || d === null) continue
+    const info = d as { readonly "@type"?: unknown; readonly reason?: unknown; readonly domain?: unknown }
+    if (info["@type"] === errorInfoType && typeof info.reason === "string" && (info.domain === undefined || info.domain === a2aErrorDomain)) {
+      return info.reason
+    }
+  }
+  return undefined
+}
+
+/**
+ * The error class of a 1.0 JSON-RPC `error` object, for clients: the ErrorInfo `reason` in `data` names the
+ * A2A error (spec §9.5), else the code does; `data` (the typed details) is kept.
+ *
+ * @example
+ * errorFromV1({ code: -32001, message: "no such task", data: [{ "@type": errorInfoType, reason: "TASK_NOT_FOUND", domain: a2aErrorDomain }] })
+ * // TaskNotFound
+ */
+export const errorFromV1 = (wire: { readonly code: number; readonly message: string; readonly data?: unknown }): ProtocolError => {
+  const reason = a2aReason(wire.data)
+  const code = (reason === undefined ? undefined : codeOfReason(reason)) ?? wire.code
+  return fromWireError(wire.data === undefined ? { code, message: wire.message } : { code, message: wire.message, data: wire.data })
+}
+
+/** The A2A error of a `google.rpc.Status` code name, for REST answers without an ErrorInfo. */
+const codeOfStatus: ReadonlyMap<string, number> = new Map([
+  ["INVALID_ARGUMENT", -32602],
+  ["UNIMPLEMENTED", -32004],
+  ["INTERNAL", -32603]
+])
+
+/**
+ * The error class of a 1.0 REST error body (`google.rpc.Status`), for clients: the ErrorInfo reason in
+ * `details` names the A2A error (spec §11.6 requires one); without it, `INVALID_ARGUMENT`, `UNIMPLEMENTED` and
+ * `INTERNAL` are InvalidParams, UnsupportedOperation and Internal; any other status is undefined (a plain HTTP
+ * failure, e.g. a proxy's 404).
+ */
+export const errorFromV1Status = (body: Status): ProtocolError | undefined => {
+  const { message, status, details } = body.error
+  const reason = a2aReason(details)
+  const code = (reason === undefined ? undefined : codeOfReason(reason)) ?? codeOfStatus.get(status)
+  if (code === undefined) return undefined
+  return fromWireError(details === undefined ? { code, message } : { code, message, data: details })
 }

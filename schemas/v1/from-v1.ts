@@ -8,6 +8,7 @@
  * @module
  */
 import type { Metadata } from "../internal/common.ts"
+import type { ListTasksResult } from "../list-tasks.ts"
 import type { Message as ModelMessage } from "../message.ts"
 import type { MessageSendConfiguration, MessageSendParams } from "../params.ts"
 import { dataPart, type Part as ModelPart } from "../parts.ts"
@@ -22,8 +23,8 @@ import { fromV1State } from "./enums.ts"
 import type { StreamResponse, SendMessageResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "./events.ts"
 import type { Message } from "./message.ts"
 import type { Part } from "./parts.ts"
-import type { AuthenticationInfo, TaskPushNotificationConfig } from "./push.ts"
-import type { SendMessageConfiguration, SendMessageRequest } from "./requests.ts"
+import type { AuthenticationInfo, ListTaskPushNotificationConfigsResponse, TaskPushNotificationConfig } from "./push.ts"
+import type { ListTasksResponse, SendMessageConfiguration, SendMessageRequest } from "./requests.ts"
 import type { Artifact, Task, TaskStatus } from "./task.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -175,3 +176,22 @@ export const streamResponseFromV1 = (r: StreamResponse): StreamResult => {
 /** The answer of `SendMessage` as the model's Task or Message. */
 export const sendResponseFromV1 = (r: SendMessageResponse): ModelTask | ModelMessage =>
   r.task !== undefined ? taskFromV1(r.task) : messageFromV1(r.message!)
+
+/**
+ * A 1.0 push config as the model's `TaskPushNotificationConfig`; `taskId` is the config's, or the one the
+ * request named when the answer leaves it out.
+ */
+export const pushConfigResultFromV1 = (c: TaskPushNotificationConfig, taskId: string): ModelTaskPushNotificationConfig =>
+  taskPushConfigFromV1(c, nonEmpty(c.taskId) ? c.taskId : taskId)
+
+/** The answer of `ListTaskPushNotificationConfigs` as the model's list (`tasks/pushNotificationConfig/list`). */
+export const pushConfigListFromV1 = (r: ListTaskPushNotificationConfigsResponse, taskId: string): Array<ModelTaskPushNotificationConfig> =>
+  (r.configs ?? []).map((c) => pushConfigResultFromV1(c, taskId))
+
+/** The answer of `ListTasks` as the model's page. */
+export const listTasksFromV1 = (r: ListTasksResponse): ListTasksResult => ({
+  tasks: r.tasks.map(taskFromV1),
+  nextPageToken: r.nextPageToken,
+  pageSize: r.pageSize,
+  totalSize: r.totalSize
+})

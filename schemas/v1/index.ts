@@ -5,8 +5,9 @@
  * method table and error mapping. Pure data, no I/O.
  *
  * A server decodes requests with `decodeV1Request` (JSON-RPC) or `decodeV1RestRequest` and `*FromV1`, and
- * writes answers with `*Json`; a client writes its requests from the model with the same conversions in the
- * other direction and reads answers with `decodeV1Response` and `*FromV1`.
+ * writes answers with `*Json`; a client writes its requests from the model with the request writers
+ * (`*RequestJson`), reads answers with `decodeV1Response` and `*FromV1`, its card with `cardFromV1` and its
+ * errors with `errorFromV1` / `errorFromV1Status`.
  *
  * @module
  */
@@ -28,3 +29,4 @@ export * from "./from-v1.ts"
 export * from "./v1-json.ts"
 export * from "./card.ts"
 export * from "./decode.ts"
+export * from "./request-json.ts"

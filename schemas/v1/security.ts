@@ -83,6 +83,8 @@ export const OAuthFlows: Schema.Struct<{
   deviceCode: optional(DeviceCodeOAuthFlow)
 }).check(exactlyOne(["authorizationCode", "clientCredentials", "implicit", "password", "deviceCode"], "flows"))
   .annotate({ identifier: "OAuthFlows" })
+/** @see OAuthFlows */
+export type OAuthFlows = Schema.Schema.Type<typeof OAuthFlows>
 
 /** `lf.a2a.v1.APIKeySecurityScheme`: `location` is 0.3's `in`. */
 export const APIKeySecurityScheme: Schema.Struct<{

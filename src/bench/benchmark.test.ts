@@ -67,9 +67,15 @@ describe.each(onHosts)("benchmark against the demo agent on %s", (host) => {
   const url = () => served.get(host)!.url
   const small: BenchmarkOptions = { requests: 6, concurrency: 3, timeoutMs: 10_000 }
 
-  it.each(["JSONRPC", "HTTP+JSON"] as const)("runs every workload over %s, every answer accepted", async (transport) => {
+  it.each([
+    ["JSONRPC", "1.0"],
+    ["HTTP+JSON", "1.0"],
+    ["JSONRPC", "0.3"],
+    ["HTTP+JSON", "0.3"]
+  ] as const)("runs every workload over %s in A2A %s, every answer accepted", async (transport, protocolVersion) => {
+    const small: BenchmarkOptions = { requests: 6, concurrency: 3, timeoutMs: 10_000, protocolVersion }
     const send = await benchmark(url(), { ...small, transport, workload: "send" })
-    expect(send).toMatchObject({ transport, workload: "send", requests: { started: 6, ok: 6, failed: 0 }, errors: [] })
+    expect(send).toMatchObject({ transport, protocolVersion, workload: "send", requests: { started: 6, ok: 6, failed: 0 }, errors: [] })
     expect(send.throughputPerS).toBeGreaterThan(0)
     expect(send.latencyMs?.count).toBe(6)
 
@@ -89,6 +95,46 @@ describe.each(onHosts)("benchmark against the demo agent on %s", (host) => {
     expect(result).toMatchObject({ requests: { started: 100, ok: 100, failed: 0 }, errors: [], offeredRate: { targetPerS: 50 } })
     expect(Math.abs(result.offeredRate!.actualPerS - 50)).toBeLessThan(5)
     expect(result.elapsedMs).toBeGreaterThanOrEqual(1_980)
+  })
+})
+
+describe("benchmark's choice of version", () => {
+  it("speaks 1.0 to our card by default, as the client would, and asks for the card in the version pinned", async () => {
+    expect(await benchmark(local.url, { requests: 1 })).toMatchObject({ protocolVersion: "1.0", transport: "JSONRPC", requests: { ok: 1 } })
+    expect(await benchmark(local.url, { requests: 1, transport: "HTTP+JSON" })).toMatchObject({ protocolVersion: "1.0", endpoint: `${local.url}/` })
+    faultyHeaders.length = 0
+    // A 0.3 card (no supportedInterfaces) is spoken to in 0.3; a 1.0 pin finds no interface.
+    expect(await benchmark(faulty.url, { requests: 1, workload: "send" })).toMatchObject({ protocolVersion: "0.3" })
+    expect(faultyHeaders[0]?.get("a2a-version")).toBe("1.0")
+    expect(faultyHeaders.slice(1).map((h) => h.get("a2a-version"))).toEqual([null])
+    await expect(benchmark(faulty.url, { requests: 1, protocolVersion: "1.0" })).rejects.toThrow(/offers no JSON-RPC or REST interface of A2A 1\.0 \(it offers JSONRPC 0\.3\.0\)/)
+    await benchmark(faulty.url, { requests: 1, protocolVersion: "0.3" })
+    expect(faultyHeaders.at(-2)?.get("a2a-version")).toBe("0.3")
+  })
+
+  it("judges a 1.0 answer as strictly as a 0.3 one: a stream that closes before its end, a blocking send answered too early", async () => {
+    const early = await serveWebHandler(async (request) => {
+      const origin = new URL(request.url).origin
+      if (request.method === "GET") {
+        const { url: _u, protocolVersion: _p, ...rest } = { ...card, url: "", protocolVersion: "" }
+        return Response.json({ ...rest, supportedInterfaces: [{ url: `${origin}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] })
+      }
+      const body = await request.json() as { method: string }
+      const task = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } }
+      if (body.method === "SendMessage") return Response.json({ jsonrpc: "2.0", id: 1, result: { task } })
+      const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result })}\n\n`
+      const chunk = { artifactUpdate: { taskId: "t1", contextId: "c1", artifact: { artifactId: "a", parts: [{ text: "x" }] } } }
+      return new Response(frame({ task }) + frame(chunk), { headers: { "content-type": "text/event-stream" } })
+    })
+    try {
+      const stream = await benchmark(early.url, { workload: "stream", requests: 2, concurrency: 1 })
+      expect(stream).toMatchObject({ protocolVersion: "1.0", requests: { ok: 0, failed: 2 } })
+      expect(stream.errors).toMatchObject([{ kind: "validation: missing final event", count: 2 }])
+      const send = await benchmark(early.url, { workload: "send", requests: 2, concurrency: 1 })
+      expect(send.errors).toMatchObject([{ kind: "validation: not finished", count: 2, example: "the blocking send answered with the task still working" }])
+    } finally {
+      await early.close()
+    }
   })
 })
 

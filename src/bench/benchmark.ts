@@ -2,7 +2,8 @@
  * `benchmark(url, options)`: a load test of one A2A agent, the engine of `a2a bench`.
  *
  * It checks the options against documented bounds, refuses a target that is not this machine unless
- * `allowRemote` is set, reads the agent card to find the endpoint of the chosen binding, applies the load
+ * `allowRemote` is set, reads the agent card (either version) to find the endpoint of the chosen binding
+ * and version, applies the load
  * (see `load.ts`), checks every answer (see `stream-check.ts`) and returns the figures. Only accepted answers
  * count towards throughput and latency; the others are counted by kind of failure.
  *
@@ -13,11 +14,11 @@
  */
 import { Schema } from "effect"
 import { Message } from "../../schemas/message.ts"
-import { cardCandidates } from "../client/discovery.ts"
+import { cardCandidates, pickInterface, readCard } from "../client/discovery.ts"
 import type { MessageTemplate } from "./load-client.ts"
 import type { LatencySummary } from "./stats.ts"
 import { checkHost, type HostResolver } from "./loopback.ts"
-import { type BenchTransport, tooShortToCut } from "./outcome.ts"
+import { type BenchTransport, type BenchVersion, tooShortToCut } from "./outcome.ts"
 import { type BenchResult, buildResult } from "./result.ts"
 
 /** The workloads. */
@@ -49,6 +50,8 @@ export interface BenchProgress {
 export interface BenchPlan {
   readonly endpoint: string
   readonly transport: BenchTransport
+  /** The A2A version the load speaks. */
+  readonly protocolVersion: BenchVersion
   readonly workload: BenchWorkload
   readonly concurrency: number
   readonly durationMs?: number
@@ -61,8 +64,13 @@ export interface BenchPlan {
 export interface BenchmarkOptions {
   /** Default `send`. */
   readonly workload?: BenchWorkload
-  /** `auto` (default) follows the card's preferred binding. */
+  /** `auto` (default) takes the binding of the interface `protocolVersion` picks. */
   readonly transport?: BenchTransport | "auto"
+  /**
+   * The A2A version: `auto` (default) picks as the client does (the card's first 1.0 interface this load
+   * client speaks, else its first 0.3 one); `"1.0"` or `"0.3"` pins it.
+   */
+  readonly protocolVersion?: BenchVersion | "auto"
   /** Requests in flight at most (default 10, at most 1,000). */
   readonly concurrency?: number
   /** How long to start requests (default 10 s when `requests` is not given; at most 10 minutes). */
@@ -135,18 +143,6 @@ export const messageTemplate = (message: string | MessageTemplate | undefined): 
   return message
 }
 
-type Card = { readonly [key: string]: unknown }
-
-const isRecord = (u: unknown): u is Card => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** The card's interfaces: the main one first. */
-const interfacesOf = (card: Card, cardUrl: string): ReadonlyArray<{ readonly transport: string; readonly url: string }> => {
-  const main = { transport: typeof card["preferredTransport"] === "string" ? card["preferredTransport"] : "JSONRPC", url: String(card["url"]) }
-  const more = Array.isArray(card["additionalInterfaces"]) ? card["additionalInterfaces"].filter(isRecord) : []
-  return [main, ...more.map((i) => ({ transport: String(i["transport"]), url: String(i["url"]) }))]
-    .map((i) => ({ transport: i.transport.toUpperCase(), url: new URL(i.url, cardUrl).href }))
-}
-
 /**
  * Whether a failed connection failed on the server's certificate (Node's and Bun's OpenSSL codes, Deno's
  * rustls messages), so the message can say so instead of "is the agent running?".
@@ -214,11 +210,13 @@ export const benchmark = async (url: string, options: BenchmarkOptions = {}): Pr
   const { getJson, makeTarget, resubscribeOnce, sendOnce, streamOnce } = await import("./load-client.ts")
   const { runLoad, Tally } = await import("./load.ts")
 
-  // The card says where each binding is.
-  let card: Card | undefined
+  // The card says where each binding is, and in which versions; it is asked for in 1.0 (0.3 when pinned).
+  const version = options.protocolVersion ?? "auto"
+  const cardHeaders = { ...headers, "a2a-version": version === "0.3" ? "0.3" : "1.0" }
+  let card: ReturnType<typeof readCard> | undefined
   let cardUrl = ""
   for (const candidate of cardCandidates(target.href)) {
-    const got = await getJson(candidate, { headers, insecure: options.insecure === true, timeoutMs })
+    const got = await getJson(candidate, { headers: cardHeaders, insecure: options.insecure === true, timeoutMs })
     if (got._tag === "Failed") {
       throw new BenchTargetError(
         isCertificateFailure(got.error)
@@ -228,28 +226,31 @@ export const benchmark = async (url: string, options: BenchmarkOptions = {}): Pr
         true
       )
     }
-    if (got._tag === "Json" && isRecord(got.json) && typeof got.json["url"] === "string") {
-      card = got.json
-      cardUrl = candidate
-      break
+    if (got._tag === "Json") {
+      const read = readCard(got.json)
+      if (read._tag === "Success") {
+        card = read
+        cardUrl = candidate
+        break
+      }
     }
   }
-  if (card === undefined) throw new BenchTargetError(`no A2A agent card found for ${target.href}`, false)
-  const interfaces = interfacesOf(card, cardUrl)
-  const wanted = options.transport === undefined || options.transport === "auto"
-    ? (interfaces.find((i) => i.transport === "JSONRPC" || i.transport === "HTTP+JSON")?.transport ?? "JSONRPC")
-    : options.transport
-  const chosen = interfaces.find((i) => i.transport === wanted)
+  if (card === undefined || card._tag !== "Success") throw new BenchTargetError(`no A2A agent card found for ${target.href}`, false)
+  const { interfaces } = card.success
+  const chosen = pickInterface(interfaces, { transport: options.transport ?? "auto", version })
   if (chosen === undefined) {
-    throw new BenchTargetError(`the agent's card offers no ${wanted} interface (it offers ${interfaces.map((i) => i.transport).join(", ")})`, false)
+    const binding = options.transport === undefined || options.transport === "auto" ? "JSON-RPC or REST" : options.transport
+    const offered = interfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).join(", ")
+    throw new BenchTargetError(`the agent's card offers no ${binding} interface${version === "auto" ? "" : ` of A2A ${version}`} (it offers ${offered})`, false)
   }
-  const transport = wanted as BenchTransport
-  const endpoint = new URL(chosen.url)
+  const transport = chosen.transport
+  const endpoint = new URL(chosen.url, cardUrl)
   await refuseRemote(endpoint, "the card's endpoint ")
 
   const plan: BenchPlan = {
     endpoint: endpoint.href,
     transport,
+    protocolVersion: chosen.version,
     workload,
     concurrency,
     ...(durationMs === undefined ? {} : { durationMs }),
@@ -259,7 +260,15 @@ export const benchmark = async (url: string, options: BenchmarkOptions = {}): Pr
   }
   options.onStart?.(plan)
 
-  const pool = makeTarget(endpoint, { transport, connections: concurrency, headers, insecure: options.insecure === true, timeoutMs })
+  const pool = makeTarget(endpoint, {
+    transport,
+    version: chosen.version,
+    ...(chosen.tenant === undefined ? {} : { tenant: chosen.tenant }),
+    connections: concurrency,
+    headers,
+    insecure: options.insecure === true,
+    timeoutMs
+  })
   const checks = options.numberedChunks === true ? { numberedChunks: true } : {}
   const dropAfter = options.dropAfter ?? benchLimits.dropAfter.default
   if (workload === "resubscribe") {

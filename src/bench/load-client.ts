@@ -8,7 +8,9 @@
  * - `resubscribeOnce`: a `message/stream` cut after some events, resumed with `tasks/resubscribe` and
  *   `Last-Event-ID`; the ids must continue without a gap or a repeat and the whole must pass the checks.
  *
- * Speaks JSON-RPC (to the card's endpoint) or REST (`v1/...` under the card's HTTP+JSON interface).
+ * Speaks A2A 0.3 or 1.0 (`A2A-Version: 1.0` on every request, 1.0's method names, routes and ProtoJSON
+ * bodies written by `schemas/v1`), over JSON-RPC (to the card's endpoint) or REST (`v1/...` in 0.3, the 1.0
+ * routes in 1.0, under the card's HTTP+JSON interface).
  *
  * @module
  */
@@ -19,7 +21,9 @@ import type { Message } from "../../schemas/message.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
 import { fromRest } from "../../schemas/rest/from-rest.ts"
 import { toRest } from "../../schemas/rest/to-rest.ts"
-import { type BenchTransport, type OutcomeError, type RequestOutcome, tooShortToCut } from "./outcome.ts"
+import { fromV1State, type TaskState, taskStateNames } from "../../schemas/v1/enums.ts"
+import { sendMessageRequestJson, subscribeToTaskRequestJson } from "../../schemas/v1/request-json.ts"
+import { type BenchTransport, type BenchVersion, type OutcomeError, type RequestOutcome, tooShortToCut } from "./outcome.ts"
 import { StreamCheck, type StreamCheckOptions } from "./stream-check.ts"
 import { connectionPools } from "./internal/connection-pool.ts"
 
@@ -27,6 +31,10 @@ import { connectionPools } from "./internal/connection-pool.ts"
 export interface TargetOptions {
   /** Default JSON-RPC. */
   readonly transport?: BenchTransport
+  /** Default 0.3 (no `A2A-Version` header, as a 0.3 client sends). */
+  readonly version?: BenchVersion
+  /** The tenant of a 1.0 interface: in every JSON-RPC request, first in every REST path. */
+  readonly tenant?: string
   /** Keep-alive connections in the pool. */
   readonly connections: number
   /** Sent with every request (authentication, ...). */
@@ -42,6 +50,7 @@ export interface Target {
   /** The JSON-RPC endpoint, or the REST base (ending in `/`). */
   readonly endpoint: URL
   readonly transport: BenchTransport
+  readonly version: BenchVersion
   /** Closes the pooled connections. */
   readonly close: () => void
   /** @internal */
@@ -57,9 +66,12 @@ export const makeTarget = (endpoint: string | URL, options: TargetOptions): Targ
   const transport = options.transport ?? "JSONRPC"
   const url = new URL(endpoint)
   if (transport === "HTTP+JSON" && !url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`
+  if (transport === "HTTP+JSON" && options.version === "1.0" && options.tenant !== undefined) url.pathname = `${url.pathname}${encodeURIComponent(options.tenant)}/`
   const pool = { keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections }
   const agent = url.protocol === "https:" ? new HttpsAgent({ ...pool, rejectUnauthorized: options.insecure !== true }) : new HttpAgent(pool)
-  const target: Target = { endpoint: url, transport, options, close: () => agent.destroy() }
+  const version = options.version ?? "0.3"
+  const headers = version === "1.0" ? { ...options.headers, "a2a-version": "1.0" } : options.headers
+  const target: Target = { endpoint: url, transport, version, options: { ...options, ...(headers === undefined ? {} : { headers }) }, close: () => agent.destroy() }
   connectionPools.set(target, agent)
   return target
 }
@@ -71,8 +83,19 @@ let nextId = 1
 
 const fresh = (message: MessageTemplate): Message => ({ ...message, messageId: randomUUID() }) as Message
 
-/** The path and body of `message/send` (blocking) or `message/stream`. */
+/**
+ * The path and body of `message/send` (blocking) or `message/stream`. 1.0 sends blocking by default
+ * (`returnImmediately` false), so its request carries no configuration.
+ */
 const messageRequest = (target: Target, method: "message/send" | "message/stream", message: MessageTemplate) => {
+  if (target.version === "1.0") {
+    const params = sendMessageRequestJson({ message: fresh(message) }, target.transport === "JSONRPC" ? target.options.tenant : undefined)
+    if (target.transport === "HTTP+JSON") {
+      return { path: `${target.endpoint.pathname}${method === "message/send" ? "message:send" : "message:stream"}`, body: params }
+    }
+    const name = method === "message/send" ? "SendMessage" : "SendStreamingMessage"
+    return { path: target.endpoint.pathname, body: `{"jsonrpc":"2.0","id":${nextId++},"method":"${name}","params":${params}}` }
+  }
   const params: MessageSendParams = {
     message: fresh(message),
     ...(method === "message/send" ? { configuration: { blocking: true } } : {})
@@ -85,10 +108,13 @@ const messageRequest = (target: Target, method: "message/send" | "message/stream
 }
 
 /** The path and body of a resubscription to `taskId`. */
-const resubscribeRequest = (target: Target, taskId: string) =>
-  target.transport === "HTTP+JSON"
-    ? { path: `${target.endpoint.pathname}v1/tasks/${encodeURIComponent(taskId)}:subscribe`, body: "" }
+const resubscribeRequest = (target: Target, taskId: string) => {
+  const v1 = target.version === "1.0"
+  if (target.transport === "HTTP+JSON") return { path: `${target.endpoint.pathname}${v1 ? "" : "v1/"}tasks/${encodeURIComponent(taskId)}:subscribe`, body: "" }
+  return v1
+    ? { path: target.endpoint.pathname, body: `{"jsonrpc":"2.0","id":${nextId++},"method":"SubscribeToTask","params":${subscribeToTaskRequestJson({ id: taskId }, target.options.tenant)}}` }
     : { path: target.endpoint.pathname, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tasks/resubscribe", params: { id: taskId } }) }
+}
 
 interface Exchange {
   readonly onResponse: (res: IncomingMessage) => void
@@ -166,7 +192,9 @@ const refused = (target: Target, res: IncomingMessage, expected: string, done: (
     const status = res.statusCode ?? 0
     const rpc = target.transport === "JSONRPC" && isRecord(json) ? json["error"] : undefined
     if (isRecord(rpc)) return done({ kind: `JSON-RPC ${String(rpc["code"])}`, message: String(rpc["message"] ?? text).slice(0, 300) })
-    const described = isRecord(json) && json["code"] !== undefined ? `error ${String(json["code"])}: ${String(json["message"] ?? "")}` : text.slice(0, 200)
+    // A 0.3 REST error is `{ code, message }`, a 1.0 one a google.rpc.Status `{ error: { code, status, message } }`.
+    const body = isRecord(json) && isRecord(json["error"]) ? json["error"] : json
+    const described = isRecord(body) && body["code"] !== undefined ? `error ${String(body["code"])}: ${String(body["message"] ?? "")}` : text.slice(0, 200)
     if (status < 200 || status > 299) return done({ kind: `HTTP ${status}`, message: described })
     done({ kind: "validation: not an answer", message: `expected ${expected}, got ${res.headers["content-type"] ?? "no content type"}: ${described}` })
   })
@@ -174,7 +202,34 @@ const refused = (target: Target, res: IncomingMessage, expected: string, done: (
 
 const isRecord = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** `application/json`, or 1.0's `application/a2a+json` (spec 1.0.1 §11.1). */
+const JSON_TYPE = /^application\/(a2a\+)?json\b/i
+
 const ACCEPTED_SEND_STATES = new Set(["completed", "input-required", "auth-required"])
+
+const ACCEPTED_V1_STATES = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"])
+
+/** The verdict on a 1.0 `SendMessageResponse`: exactly one of `task` and `message`, a task that finished. */
+const judgeV1SendResult = (result: unknown): OutcomeError | undefined => {
+  const shown = () => JSON.stringify(result)?.slice(0, 200)
+  if (!isRecord(result) || (result["task"] === undefined) === (result["message"] === undefined)) {
+    return { kind: "validation: not a task or message", message: `the answer is not a 1.0 SendMessageResponse ({task} or {message}): ${shown()}` }
+  }
+  if (isRecord(result["message"])) return undefined
+  const task = result["task"]
+  const status = isRecord(task) ? task["status"] : undefined
+  const state = isRecord(status) ? status["state"] : undefined
+  if (!isRecord(task) || typeof task["id"] !== "string" || typeof state !== "string") {
+    return { kind: "validation: not a task or message", message: `the answer's task is not a 1.0 Task: ${shown()}` }
+  }
+  if (ACCEPTED_V1_STATES.has(state)) return undefined
+  // Named as the model names states, so that a failure reads the same in both versions.
+  const named = (taskStateNames as ReadonlyArray<string>).includes(state) ? fromV1State(state as TaskState) : state
+  if (named === "submitted" || named === "working") {
+    return { kind: "validation: not finished", message: `the blocking send answered with the task still ${named}` }
+  }
+  return { kind: "validation: final state", message: `the task ended ${named}` }
+}
 
 /** The verdict on the result of a blocking send. */
 const judgeSendResult = (result: unknown): OutcomeError | undefined => {
@@ -205,7 +260,7 @@ export const sendOnce = (target: Target, message: MessageTemplate): Promise<Requ
       onResponse: (res) => {
         const type = res.headers["content-type"] ?? ""
         const status = res.statusCode ?? 0
-        if (status < 200 || status > 299 || !type.startsWith("application/json")) return refused(target, res, "a JSON answer", done)
+        if (status < 200 || status > 299 || !JSON_TYPE.test(type)) return refused(target, res, "a JSON answer", done)
         const parts: Array<Buffer> = []
         res.on("data", (b: Buffer) => {
           bytes += b.length
@@ -220,11 +275,12 @@ export const sendOnce = (target: Target, message: MessageTemplate): Promise<Requ
           } catch {
             return done({ kind: "validation: not JSON", message: text.slice(0, 200) })
           }
-          if (target.transport === "HTTP+JSON") return done(judgeSendResult(fromRest.sendResponse(json)))
+          const judge = target.version === "1.0" ? judgeV1SendResult : judgeSendResult
+          if (target.transport === "HTTP+JSON") return done(target.version === "1.0" ? judge(json) : judge(fromRest.sendResponse(json)))
           if (!isRecord(json)) return done({ kind: "validation: not JSON-RPC", message: text.slice(0, 200) })
           const error = json["error"]
           if (isRecord(error)) return done({ kind: `JSON-RPC ${String(error["code"])}`, message: String(error["message"] ?? "").slice(0, 300) })
-          done(judgeSendResult(json["result"]))
+          done(judge(json["result"]))
         })
       }
     })
@@ -273,7 +329,7 @@ const readStream = (
 export const streamOnce = (target: Target, message: MessageTemplate, checks: StreamCheckOptions = {}): Promise<RequestOutcome> =>
   new Promise((resolve) => {
     const start = performance.now()
-    const check = new StreamCheck(target.transport, checks)
+    const check = new StreamCheck(target.transport, checks, undefined, target.version)
     let bytes = 0
     let abort: (() => void) | undefined
     const done = settle(target, () => abort, (error) => {
@@ -310,7 +366,7 @@ export const resubscribeOnce = (
 ): Promise<RequestOutcome> =>
   new Promise((resolve) => {
     const start = performance.now()
-    const check = new StreamCheck(target.transport, { ...checks, consecutiveIds: true })
+    const check = new StreamCheck(target.transport, { ...checks, consecutiveIds: true }, undefined, target.version)
     let bytes = 0
     let abort: (() => void) | undefined
     const done = settle(target, () => abort, (error) => {
@@ -350,7 +406,7 @@ export const resumeOnce = (
   start: number = performance.now()
 ): Promise<RequestOutcome> =>
   new Promise((resolve) => {
-    const check = new StreamCheck(target.transport, { ...checks, consecutiveIds: true })
+    const check = new StreamCheck(target.transport, { ...checks, consecutiveIds: true }, undefined, target.version)
     let bytes = 0
     let abort: (() => void) | undefined
     const done = settle(target, () => abort, (error) => {

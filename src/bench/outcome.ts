@@ -7,6 +7,9 @@
 /** The binding a load run speaks. */
 export type BenchTransport = "JSONRPC" | "HTTP+JSON"
 
+/** The A2A version a load run speaks. */
+export type BenchVersion = "1.0" | "0.3"
+
 /**
  * Why an answer was not accepted. `kind` groups failures in the report: `HTTP 503`, `JSON-RPC -32001`,
  * `A2A error -32001` (a REST error frame), `validation: chunk out of order`, `transport: ECONNRESET`,

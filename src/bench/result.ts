@@ -19,6 +19,8 @@ export interface BenchResult {
   readonly url: string
   readonly endpoint: string
   readonly transport: BenchPlan["transport"]
+  /** The A2A version the load spoke (absent in results written before 1.0 was benchmarked: 0.3). */
+  readonly protocolVersion?: BenchPlan["protocolVersion"]
   readonly workload: BenchPlan["workload"]
   /** The runtime the load ran on, e.g. `node v24.21.0`. */
   readonly runtime: string
@@ -86,6 +88,7 @@ export const buildResult = (input: {
     url: input.url,
     endpoint: plan.endpoint,
     transport: plan.transport,
+    protocolVersion: plan.protocolVersion,
     workload: plan.workload,
     runtime: runtimeName(),
     startedAt: input.startedAt.toISOString(),
@@ -134,10 +137,13 @@ export const drawHistogram = (h: Histogram, width = 40): ReadonlyArray<string> =
 
 const transportName = (t: BenchResult["transport"]) => (t === "JSONRPC" ? "JSON-RPC" : "REST")
 
+/** `JSON-RPC (A2A 1.0)`: the binding and the version a result spoke. */
+const spoken = (r: BenchResult) => `${transportName(r.transport)} (A2A ${r.protocolVersion ?? "0.3"})`
+
 /** The result as text. */
 export const formatResult = (r: BenchResult): string => {
   const lines = [
-    `${r.workload} over ${transportName(r.transport)} to ${r.endpoint} (${r.runtime})`,
+    `${r.workload} over ${spoken(r)} to ${r.endpoint} (${r.runtime})`,
     `  requests     ${count(r.requests.ok)} ok, ${count(r.requests.failed)} failed, in ${(r.elapsedMs / 1000).toFixed(2)} s`,
     `  throughput   ${rate(r.throughputPerS)} ${r.workload === "send" ? "tasks" : "streams"}/s`
   ]
@@ -192,7 +198,7 @@ export const compareResults = (a: BenchResult, b: BenchResult): ReadonlyArray<Co
 /** The comparison as text. */
 export const formatComparison = (a: BenchResult, b: BenchResult, names: readonly [string, string]): string => {
   const rows = compareResults(a, b)
-  const describe = (r: BenchResult) => `${r.workload} over ${transportName(r.transport)}, ${r.runtime}, ${r.startedAt}`
+  const describe = (r: BenchResult) => `${r.workload} over ${spoken(r)}, ${r.runtime}, ${r.startedAt}`
   const header = ["figure", "a", "b", "b/a"]
   const cells = rows.map((r) => [
     r.figure,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { toRest } from "../../schemas/rest/to-rest.ts"
 import type { StreamResult } from "../../schemas/events.ts"
-import type { BenchTransport } from "./outcome.ts"
+import { streamResponseJson } from "../../schemas/v1/v1-json.ts"
+import type { BenchTransport, BenchVersion } from "./outcome.ts"
 import { StreamCheck, type StreamCheckOptions } from "./stream-check.ts"
 
 const task = { kind: "task", id: "t", contextId: "c", status: { state: "submitted" } } as const
@@ -16,16 +17,18 @@ const chunk = (text: string, append: boolean, lastChunk: boolean, artifactId = "
   lastChunk
 }) as const
 
-/** The SSE frames of `events` as the binding writes them, ids 1, 2, 3, ... */
-const sse = (transport: BenchTransport, events: ReadonlyArray<unknown>, firstId = 1) =>
+/** The SSE frames of `events` as the binding of `version` writes them, ids 1, 2, 3, ... */
+const sse = (transport: BenchTransport, events: ReadonlyArray<unknown>, firstId = 1, version: BenchVersion = "0.3") =>
   events.map((e, i) => {
-    const data = transport === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: e } : toRest.streamResponse(e as StreamResult)
-    return `id: ${firstId + i}\ndata: ${JSON.stringify(data)}\n\n`
+    const data = version === "1.0"
+      ? (transport === "JSONRPC" ? `{"jsonrpc":"2.0","id":1,"result":${streamResponseJson(e as StreamResult)}}` : streamResponseJson(e as StreamResult))
+      : JSON.stringify(transport === "JSONRPC" ? { jsonrpc: "2.0", id: 1, result: e } : toRest.streamResponse(e as StreamResult))
+    return `id: ${firstId + i}\ndata: ${data}\n\n`
   }).join("")
 
 /** Feeds `text` in pieces of `size` characters, as a socket would split it, and gives the verdict. */
-const check = (text: string, options: StreamCheckOptions = {}, transport: BenchTransport = "JSONRPC", size = 7) => {
-  const c = new StreamCheck(transport, options)
+const check = (text: string, options: StreamCheckOptions = {}, transport: BenchTransport = "JSONRPC", size = 7, version: BenchVersion = "0.3") => {
+  const c = new StreamCheck(transport, options, undefined, version)
   for (let i = 0; i < text.length; i += size) c.feed(text.slice(i, i + size))
   return c.finish()
 }
@@ -34,8 +37,14 @@ const check = (text: string, options: StreamCheckOptions = {}, transport: BenchT
 const counted = (n: number, order = Array.from({ length: n }, (_, i) => i + 1)) =>
   [task, working, ...order.map((k, i) => chunk(`${k}\n`, i > 0, i === order.length - 1)), done]
 
-describe.each(["JSONRPC", "HTTP+JSON"] as const)("the stream checks over %s", (transport) => {
-  const run = (events: ReadonlyArray<unknown>, options: StreamCheckOptions = {}, size = 7) => check(sse(transport, events), options, transport, size)
+describe.each([
+  { transport: "JSONRPC", version: "0.3" },
+  { transport: "HTTP+JSON", version: "0.3" },
+  { transport: "JSONRPC", version: "1.0" },
+  { transport: "HTTP+JSON", version: "1.0" }
+] as const)("the stream checks over $transport in A2A $version", ({ transport, version }) => {
+  const run = (events: ReadonlyArray<unknown>, options: StreamCheckOptions = {}, size = 7) =>
+    check(sse(transport, events, 1, version), options, transport, size, version)
 
   it("accept a whole stream however the bytes are split, and a single Message", () => {
     for (const size of [1, 5, 64, 100_000]) expect(run(counted(50), { numberedChunks: true, expectedChunks: 50 }, size)).toBeUndefined()
@@ -68,6 +77,31 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("the stream checks over %s", (t
     expect(run([task, chunk("x", false, true, "a", "other"), done])).toMatchObject({ kind: "validation: other task" })
     expect(run([task, chunk("x", false, false), { ...task, status: { state: "working" } }, done])).toMatchObject({ kind: "validation: snapshot mid-stream" })
     expect(run([task, { ...done, status: { state: "failed" } }])).toMatchObject({ kind: "validation: final state", message: "the task ended failed" })
+  })
+})
+
+describe("the stream checks of A2A 1.0", () => {
+  const v1 = (text: string, transport: BenchTransport = "JSONRPC") => check(text, {}, transport, 7, "1.0")
+
+  it("take an interrupted state as the end (the server then closes the stream), and refuse 0.3's events", () => {
+    const asked = { ...working, status: { state: "input-required" } }
+    expect(v1(sse("JSONRPC", [task, asked], 1, "1.0"))).toBeUndefined()
+    expect(v1(sse("JSONRPC", [task, asked, working], 1, "1.0"))).toMatchObject({ kind: "validation: event after final" })
+    // A 0.3 JSON-RPC event (bare, with `kind`) is not a StreamResponse. (0.3's REST events are wrapped as 1.0's
+    // are; their extra `final` is an unknown member, which 1.0 readers ignore.)
+    expect(v1(sse("JSONRPC", [task], 1, "1.0") + sse("JSONRPC", [done], 2))).toMatchObject({ kind: "validation: malformed event" })
+    expect(v1(sse("JSONRPC", [task, working], 1, "1.0"))).toMatchObject({
+      kind: "validation: missing final event",
+      message: expect.stringMatching(/terminal or interrupted/)
+    })
+  })
+
+  it("report a REST error frame (a google.rpc.Status) by the A2A code its ErrorInfo names", () => {
+    const info = { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }
+    const frame = `event: error\ndata: ${JSON.stringify({ error: { code: 404, status: "NOT_FOUND", message: "gone", details: [info] } })}\n\n`
+    expect(v1(sse("HTTP+JSON", [task], 1, "1.0") + frame, "HTTP+JSON")).toEqual({ kind: "A2A error -32001", message: "gone" })
+    const bare = `event: error\ndata: ${JSON.stringify({ error: { code: 503, status: "UNAVAILABLE", message: "busy" } })}\n\n`
+    expect(v1(sse("HTTP+JSON", [task], 1, "1.0") + bare, "HTTP+JSON")).toEqual({ kind: "A2A error 503", message: "busy" })
   })
 })
 

@@ -4,7 +4,10 @@
  *
  * - the stream opens with a Task or a Message; a Message is the whole stream;
  * - every later event belongs to that task, and a Task snapshot in the middle means events were skipped;
- * - nothing comes after `final: true`, and the stream ends with a final status-update;
+ * - nothing comes after `final: true`, and the stream ends with a final status-update; in A2A 1.0, which has
+ *   no `final`, a status-update of a terminal or interrupted state is the final one (the server then closes
+ *   the stream), and every event must be a 1.0 `StreamResponse` (one of `task`, `message`, `statusUpdate`,
+ *   `artifactUpdate`, judged by the 1.0 schema: a 0.3 event, with `kind`, is refused);
  * - a chunk that appends to an artifact never started, or comes after that artifact's `lastChunk`, is wrong;
  * - with `numberedChunks`, each artifact's chunk texts are consecutive integers ("1\n", "2\n", ...);
  * - with `consecutiveIds`, SSE `id:` lines are consecutive integers, also across a resumption.
@@ -16,8 +19,12 @@
  *
  * @module
  */
+import { Result } from "effect"
 import { fromRest } from "../../schemas/rest/from-rest.ts"
-import type { BenchTransport, OutcomeError } from "./outcome.ts"
+import { decodeV1Response } from "../../schemas/v1/decode.ts"
+import { errorFromV1Status } from "../../schemas/v1/errors.ts"
+import { streamResponseFromV1 } from "../../schemas/v1/from-v1.ts"
+import type { BenchTransport, BenchVersion, OutcomeError } from "./outcome.ts"
 
 /** What to check beyond the rules every stream follows. */
 export interface StreamCheckOptions {
@@ -160,10 +167,15 @@ export class StreamCheck {
   constructor(
     private readonly transport: BenchTransport,
     private readonly options: StreamCheckOptions = {},
-    private readonly now: () => number = () => performance.now()
+    private readonly now: () => number = () => performance.now(),
+    private readonly version: BenchVersion = "0.3"
   ) {
     this.trackIds = options.consecutiveIds === true
+    this.chunkMark = version === "1.0" ? "{\"artifactUpdate\":" : "\"kind\":\"artifact-update\""
   }
+
+  /** What a chunk's payload holds (1.0: its wrapper; 0.3: its kind), for the quick reading. */
+  private readonly chunkMark: string
 
   /** The first failure found so far. */
   get failure(): OutcomeError | undefined {
@@ -238,7 +250,12 @@ export class StreamCheck {
     if (this.data !== undefined) this.dispatch(this.data, 0, this.data.length)
     this.data = undefined
     if (this.error === undefined && !this.ended) {
-      this.invalid("missing final event", `the stream ended without a final status-update after ${this.events} events`)
+      this.invalid(
+        "missing final event",
+        this.version === "1.0"
+          ? `the stream closed after ${this.events} events without a status-update of a terminal or interrupted state`
+          : `the stream ended without a final status-update after ${this.events} events`
+      )
     }
     const expected = this.options.expectedChunks
     if (this.error === undefined && expected !== undefined && this.chunks !== expected) {
@@ -317,7 +334,7 @@ export class StreamCheck {
   }
 
   private isChunk(s: string): boolean {
-    return this.transport === "HTTP+JSON" ? s.startsWith("{\"artifactUpdate\":") : s.includes("\"kind\":\"artifact-update\"")
+    return this.transport === "HTTP+JSON" ? s.startsWith("{\"artifactUpdate\":") : s.includes(this.chunkMark)
   }
 
   /** The chunk's fields read from the bytes, or undefined when they cannot be read that way. */
@@ -362,6 +379,7 @@ export class StreamCheck {
       return undefined
     }
     if (this.transport === "HTTP+JSON") {
+      if (this.version === "1.0") return this.v1Event(json, payload)
       const event = fromRest.streamResponse(json)
       if (isRecord(event) && typeof event["kind"] === "string") return event
       this.invalid("malformed event", `an event is not an A2A stream event: ${payload.slice(0, 200)}`)
@@ -376,8 +394,16 @@ export class StreamCheck {
       return undefined
     }
     const result = json["result"]
-    if (isRecord(result)) return result
+    if (isRecord(result)) return this.version === "1.0" ? this.v1Event(result, payload) : result
     this.invalid("malformed event", `an event has no result: ${payload.slice(0, 200)}`)
+    return undefined
+  }
+
+  /** A 1.0 `StreamResponse`, judged by the 1.0 schema, as the model's event (`final` from its state). */
+  private v1Event(json: unknown, payload: string): Json | undefined {
+    const decoded = decodeV1Response.streamResponse(json)
+    if (Result.isSuccess(decoded)) return streamResponseFromV1(decoded.success) as unknown as Json
+    this.invalid("malformed event", `an event is not an A2A 1.0 StreamResponse (${decoded.failure.message.slice(0, 120)}): ${payload.slice(0, 200)}`)
     return undefined
   }
 
@@ -387,14 +413,17 @@ export class StreamCheck {
     this.fail(`JSON-RPC ${typeof code === "number" ? code : "error"}`, message.slice(0, 300))
   }
 
-  /** A REST `event: error` frame: `{ code, message }`. */
+  /** A REST `event: error` frame: `{ code, message }` (0.3), a `google.rpc.Status` (1.0). */
   private agentError(payload: string) {
-    let error: unknown
+    let parsed: unknown
     try {
-      error = JSON.parse(payload)
+      parsed = JSON.parse(payload)
     } catch {
-      error = undefined
+      parsed = undefined
     }
+    const status = this.version === "1.0" ? decodeV1Response.status(parsed) : undefined
+    const v1 = status !== undefined && Result.isSuccess(status) ? errorFromV1Status(status.success) : undefined
+    const error = v1 !== undefined ? { code: v1.code, message: v1.message } : isRecord(parsed) && isRecord(parsed["error"]) ? parsed["error"] : parsed
     const code = isRecord(error) ? error["code"] : undefined
     const message = isRecord(error) && typeof error["message"] === "string" ? error["message"] : payload.slice(0, 200)
     this.fail(`A2A error ${typeof code === "number" ? code : ""}`.trim(), message.slice(0, 300))

@@ -7,7 +7,7 @@
  */
 
 /** The commands of `a2a`. */
-export const COMMANDS = ["card", "send", "stream", "get", "cancel", "call", "bench", "audit"] as const
+export const COMMANDS = ["card", "send", "stream", "get", "cancel", "list", "call", "bench", "audit"] as const
 /** One command name. */
 export type Command = (typeof COMMANDS)[number]
 
@@ -30,8 +30,24 @@ export interface ParsedArgs {
   readonly headers: Readonly<Record<string, string>>
   readonly extensions: ReadonlyArray<string>
   readonly timeoutMs: number | undefined
+  /** `--protocol`: the A2A version to speak; none: as the card offers (1.0 first). */
+  readonly protocol: "1.0" | "0.3" | undefined
+  /** The filters and paging of `list`. */
+  readonly list: ListFlags
   /** The options of `bench`, as given (see bench-args.ts). */
   readonly bench: BenchFlags
+}
+
+/** The options of `list` (A2A 1.0 ListTasks), besides `--context` and `--history`. */
+export interface ListFlags {
+  /** `--status`: a task state, as the model spells it (`working`) or as 1.0 does (`TASK_STATE_WORKING`). */
+  readonly status: string | undefined
+  readonly pageSize: number | undefined
+  readonly pageToken: string | undefined
+  /** `--since`: tasks whose status changed at or after this ISO 8601 time. */
+  readonly since: string | undefined
+  /** `--artifacts`: include each task's artifacts. */
+  readonly artifacts: boolean
 }
 
 /** The raw `bench` options: flags with values, and the switches given. */
@@ -63,18 +79,21 @@ export type ParseResult =
 /** The help text, exit codes included. */
 export const USAGE = `Usage: a2a <command> <url> [arguments] [options]
 
-Talks to an A2A 0.3.0 agent over the binding its card prefers (JSON-RPC or REST; extension
+Talks to an A2A 1.0 or 0.3 agent: the first 1.0 interface its card lists, else its first 0.3
+one (--protocol pins a version), over that interface's binding (JSON-RPC or REST; extension
 methods always over JSON-RPC). <url> is the agent's base URL (its card is found at
 /.well-known/agent-card.json, or the legacy /.well-known/agent.json) or the URL of the card
 itself (ending in .json).
 
 Commands:
-  card   <url>                       show the agent card: security, interfaces, extensions and
-                                     their methods' params, skills
+  card   <url>                       show the agent card: security, interfaces with their A2A
+                                     versions, extensions and their methods' params, skills
   send   <url> <text>                send a text message and print the answer
   stream <url> <text>                send a text message and print the events as they come
   get    <url> <taskId>              show a task
   cancel <url> <taskId>              cancel a task
+  list   <url>                       list your tasks, newest first (A2A 1.0 ListTasks), one page
+                                     at a time
   call   <url> <namespace/action> <json>
                                      call an extension method with JSON params, activating the
                                      extension whose card declaration lists the method (or its
@@ -89,17 +108,26 @@ Commands:
 
 Options:
   --json                    machine output: one JSON document (stream: one per line)
+  --protocol <version>      speak A2A 1.0 or 0.3 (default: the card's first 1.0 interface, else 0.3)
   --task <id>               continue this task (send, stream)
-  --context <id>            send within this context (send, stream)
+  --context <id>            send within this context (send, stream); list only its tasks (list)
   --skill <id>              ask for this skill of the card: metadata.skill (send, stream)
-  --history <n>             return at most the last n history messages (send, get)
+  --history <n>             return at most the last n history messages (send, get, list)
   --token <token>           send "Authorization: Bearer <token>"
   --header "Name: value"    send an extra header (repeatable)
-  --extension <uri>         activate an extension via X-A2A-Extensions (repeatable)
+  --extension <uri>         activate an extension (A2A-Extensions in 1.0, X-A2A-Extensions in
+                            0.3; repeatable)
   --timeout <ms>            request timeout in milliseconds (default 30000); for stream, also
                             the longest wait for the next event (heartbeats do not count)
   -h, --help                show this help
   -V, --version             show the version
+
+Options of list:
+  --status <state>          only tasks in this state (working, input-required, completed, ...)
+  --since <time>            only tasks whose status changed at or after this ISO 8601 time
+  --page-size <n>           tasks per page, 1 to 100 (the agent's default: 50)
+  --page-token <token>      the page after the one that printed this token
+  --artifacts               include each task's artifacts
 
 Options of bench (only loopback targets unless --allow-remote; maxima in brackets):
   --workload <w>            send (blocking message/send, default), stream (message/stream,
@@ -140,18 +168,26 @@ Exit codes:
 const BENCH_VALUES = ["--workload", "--transport", "--concurrency", "--duration", "--requests", "--rate", "--message", "--message-file", "--drop-after"]
 const BENCH_SWITCHES = ["--numbered-chunks", "--insecure", "--allow-remote", "--compare"]
 
+/** The options of `list` that take a value, and its switch. */
+const LIST_VALUES = ["--status", "--since", "--page-size", "--page-token"]
+const LIST_SWITCHES = ["--artifacts"]
+
 /** The options of `audit verify`. */
 const AUDIT_VALUES = ["--head", "--hmac-key-file"]
 
-const FLAGS_WITH_VALUE = new Set(["--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout", ...BENCH_VALUES, ...AUDIT_VALUES])
-const SWITCHES = new Set(BENCH_SWITCHES)
+const FLAGS_WITH_VALUE = new Set([
+  "--task", "--context", "--skill", "--history", "--token", "--header", "--extension", "--timeout", "--protocol",
+  ...LIST_VALUES, ...BENCH_VALUES, ...AUDIT_VALUES
+])
+const SWITCHES = new Set([...BENCH_SWITCHES, ...LIST_SWITCHES])
 
 /** The commands each command-specific flag applies to; the other flags apply to all. */
 const APPLIES_TO: ReadonlyMap<string, ReadonlyArray<Command>> = new Map([
   ["--task", ["send", "stream"]],
-  ["--context", ["send", "stream"]],
+  ["--context", ["send", "stream", "list"]],
   ["--skill", ["send", "stream"]],
-  ["--history", ["send", "get"]],
+  ["--history", ["send", "get", "list"]],
+  ...[...LIST_VALUES, ...LIST_SWITCHES].map((flag): [string, ReadonlyArray<Command>] => [flag, ["list"]]),
   ...[...BENCH_VALUES, ...BENCH_SWITCHES].map((flag): [string, ReadonlyArray<Command>] => [flag, ["bench"]]),
   ...AUDIT_VALUES.map((flag): [string, ReadonlyArray<Command>] => [flag, ["audit"]])
 ])
@@ -229,7 +265,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   }
   if (url === undefined) return usage(`${command} needs the agent's URL`)
   if (compare === undefined && !/^https?:\/\//i.test(url)) return usage(`"${url}" is not an http(s) URL`)
-  const onlyUrl = command === "card" || command === "bench"
+  const onlyUrl = command === "card" || command === "bench" || command === "list"
   if (onlyUrl && compare === undefined && argument !== undefined) return usage(`${command} takes only the URL`)
   if (!onlyUrl && argument === undefined) return usage(`${command} needs ${missingArgument(command)}`)
   let params: unknown
@@ -258,6 +294,11 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
   const timeout = last("--timeout")
   const timeoutMs = timeout === undefined ? undefined : positiveInt("--timeout", timeout, false)
   if (typeof timeoutMs === "string") return usage(timeoutMs)
+  const protocol = last("--protocol")
+  if (protocol !== undefined && protocol !== "1.0" && protocol !== "0.3") return usage(`--protocol expects 1.0 or 0.3, got "${protocol}"`)
+  const size = last("--page-size")
+  const pageSize = size === undefined ? undefined : positiveInt("--page-size", size, false)
+  if (typeof pageSize === "string") return usage(pageSize)
   return {
     _tag: "Run",
     args: {
@@ -274,6 +315,14 @@ export const parseArgs = (argv: ReadonlyArray<string>): ParseResult => {
       headers,
       extensions: values.get("--extension") ?? [],
       timeoutMs,
+      protocol,
+      list: {
+        status: last("--status"),
+        pageSize,
+        pageToken: last("--page-token"),
+        since: last("--since"),
+        artifacts: switches.has("--artifacts")
+      },
       bench: { values, switches, compare }
     }
   }

@@ -86,5 +86,6 @@ export const benchCommandOptions = (args: ParsedArgs): BenchCommandOptions | str
   if (Object.keys(args.headers).length > 0) options.headers = args.headers
   if (args.token !== undefined) options.token = args.token
   if (args.timeoutMs !== undefined) options.timeoutMs = args.timeoutMs
+  if (args.protocol !== undefined) options.protocolVersion = args.protocol
   return { options, messageFile }
 }

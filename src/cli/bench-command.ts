@@ -41,7 +41,7 @@ export const describePlan = (plan: BenchPlan): string => {
     plan.requests === undefined ? undefined : `at most ${plan.requests.toLocaleString("en-US")} requests`
   ].filter((s) => s !== undefined).join(" or ")
   const pace = plan.rate === undefined ? "" : `, ${plan.rate}/s offered`
-  return `a2a bench: ${plan.workload} over ${binding} to ${plan.endpoint}: at most ${plan.concurrency} in flight${pace}, ${stop}; ` +
+  return `a2a bench: ${plan.workload} over ${binding} (A2A ${plan.protocolVersion}) to ${plan.endpoint}: at most ${plan.concurrency} in flight${pace}, ${stop}; ` +
     `each request times out after ${seconds(plan.timeoutMs)}\n`
 }
 

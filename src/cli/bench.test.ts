@@ -45,7 +45,7 @@ describe("a2a bench", () => {
   it("runs, prints its bounds first, the figures and a histogram; --json saves a result that --compare reads", async () => {
     const text = await a2a("bench", demo.url, "--requests", "40", "--concurrency", "4")
     expect(text.code).toBe(ExitCode.Ok)
-    expect(text.stderr).toMatch(/^a2a bench: send over JSON-RPC to http:\/\/127\.0\.0\.1:\d+\/: at most 4 in flight, at most 40 requests; each request times out after 30 s\n$/)
+    expect(text.stderr).toMatch(/^a2a bench: send over JSON-RPC \(A2A 1\.0\) to http:\/\/127\.0\.0\.1:\d+\/: at most 4 in flight, at most 40 requests; each request times out after 30 s\n$/)
     expect(text.stdout).toContain("requests     40 ok, 0 failed")
     expect(text.stdout).toMatch(/latency      p50 [\d.]+ ms {2}p90 [\d.]+ ms {2}p99 [\d.]+ ms {2}max [\d.]+ ms/)
     expect(text.stdout).toContain("latency histogram")

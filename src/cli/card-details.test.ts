@@ -12,7 +12,8 @@ const section = (text: string, title: string): ReadonlyArray<string> => {
 }
 
 const card = (fields: Partial<AgentCard>): AgentCard => ({ ...testCard(), ...fields })
-const show = (c: AgentCard) => formatCard(c, c.url, "JSONRPC")
+const show = (c: AgentCard) =>
+  formatCard(c, { endpoint: c.url, transport: "JSONRPC", version: "0.3", interfaces: [{ url: c.url, protocolBinding: "JSONRPC", protocolVersion: "0.3" }] })
 
 describe("a2a-actors card: what a client needs to send", () => {
   it("names each required scheme with the header or token that answers it, and the alternatives", () => {

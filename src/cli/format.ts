@@ -6,9 +6,11 @@
  */
 import type { AgentCard } from "../../schemas/agent-card.ts"
 import type { StreamResult } from "../../schemas/events.ts"
+import type { ListTasksResult } from "../../schemas/list-tasks.ts"
 import type { Message } from "../../schemas/message.ts"
 import type { Part } from "../../schemas/parts.ts"
 import type { Task } from "../../schemas/task.ts"
+import { spokenVersion } from "../client/discovery.ts"
 import { methodParamsText, securityLines, skillSecurityLines } from "./card-details.ts"
 import { terminalText } from "./terminal-text.ts"
 
@@ -33,12 +35,26 @@ export const partsText = (parts: ReadonlyArray<Part>): string => parts.map(forma
 /** A message as `role: text`. */
 export const formatMessage = (message: Message): string => `${message.role}: ${partsText(message.parts)}`
 
-/** The card's interfaces: the main one (its `url`, in `preferredTransport`) first, then the additional ones. */
-const interfaceLines = (card: AgentCard): ReadonlyArray<string> => {
-  const preferred = { transport: card.preferredTransport ?? "JSONRPC", url: card.url }
-  const others = (card.additionalInterfaces ?? []).filter((i) => i.transport !== preferred.transport || i.url !== preferred.url)
-  return [`  - ${preferred.transport} ${preferred.url} (preferred)`, ...others.map((i) => `  - ${i.transport} ${i.url}`)]
+/** One interface of a card: a binding at a URL, for an A2A version, under a tenant when it names one. */
+export interface ShownInterface {
+  readonly protocolBinding: string
+  readonly url: string
+  readonly protocolVersion: string
+  readonly tenant?: string
 }
+
+/** The card's interfaces in its order (the first preferred), each with its A2A version; the one in use marked. */
+const interfaceLines = (interfaces: ReadonlyArray<ShownInterface>, inUse: { readonly endpoint: string; readonly transport: string; readonly version: string }): ReadonlyArray<string> =>
+  interfaces.map((i, n) => {
+    const marks = [n === 0 ? "preferred" : "", i.tenant === undefined || i.tenant === "" ? "" : `tenant ${i.tenant}`]
+    const used = i.protocolBinding.toUpperCase() === inUse.transport && spokenVersion(i.protocolVersion) === inUse.version && sameUrl(i.url, inUse.endpoint)
+    if (used) marks.push("in use")
+    const shown = marks.filter((m) => m !== "")
+    return `  - ${i.protocolBinding} ${i.url} (A2A ${i.protocolVersion})${shown.length === 0 ? "" : ` (${shown.join(", ")})`}`
+  })
+
+/** Two URLs naming the same place, up to a trailing slash. */
+const sameUrl = (a: string, b: string): boolean => a.replace(/\/+$/, "") === b.replace(/\/+$/, "")
 
 /** The card's extensions, with the methods their declarations list in `params.methods` and their params. */
 const extensionLines = (card: AgentCard): ReadonlyArray<string> => {
@@ -59,20 +75,29 @@ const extensionLines = (card: AgentCard): ReadonlyArray<string> => {
   })
 }
 
-/** A card as a short description: `endpoint` and `transport` are where and how the client talks to it. */
-export const formatCard = (card: AgentCard, endpoint: string, transport: string): string => {
+/** How the client talks to the agent: where, over which binding, in which version. */
+export interface Connection {
+  readonly endpoint: string
+  readonly transport: string
+  readonly version: string
+  readonly interfaces: ReadonlyArray<ShownInterface>
+}
+
+/** A card as a short description, with the interfaces it lists and the one `connection` uses. */
+export const formatCard = (card: AgentCard, connection: Connection): string => {
   const capabilities = Object.entries(card.capabilities)
     .filter(([, on]) => on === true)
     .map(([name]) => name)
+  const versions = [...new Set(connection.interfaces.map((i) => i.protocolVersion))]
   const lines = [
-    `${card.name} ${card.version} (A2A ${card.protocolVersion})`,
+    `${card.name} ${card.version} (A2A ${versions.length === 0 ? card.protocolVersion : versions.join(", ")})`,
     card.description,
-    `Endpoint: ${endpoint} (${transport})`,
+    `Endpoint: ${connection.endpoint} (${connection.transport}, A2A ${connection.version})`,
     `Capabilities: ${capabilities.length === 0 ? "none" : capabilities.join(", ")}`,
     `Input: ${card.defaultInputModes.join(", ")}  Output: ${card.defaultOutputModes.join(", ")}`,
     ...securityLines(card),
     "Interfaces:",
-    ...interfaceLines(card),
+    ...interfaceLines(connection.interfaces, connection),
     "Extensions:",
     ...extensionLines(card),
     "Skills:",
@@ -94,6 +119,26 @@ export const formatTask = (task: Task): string => {
     lines.push("  history:")
     for (const m of task.history) lines.push(`    ${formatMessage(m)}`)
   }
+  return lines.join("\n")
+}
+
+/** The first line of a task's status message, for one-line listings. */
+const statusLine = (task: Task): string => {
+  const message = task.status.message
+  if (message === undefined) return ""
+  const text = partsText(message.parts).split("\n")[0] ?? ""
+  return text === "" ? "" : `  ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`
+}
+
+/** One page of `list`: a line per task, then how to ask for the next page. */
+export const formatTaskList = (page: ListTasksResult): string => {
+  const lines = [`${page.tasks.length} of ${page.totalSize} task${page.totalSize === 1 ? "" : "s"}, newest first`]
+  for (const task of page.tasks) {
+    lines.push(`  ${task.id}  ${task.status.state}  ${task.status.timestamp ?? "-"}  context ${task.contextId}${statusLine(task)}`)
+    for (const artifact of task.artifacts ?? []) lines.push(`    artifact ${artifact.name ?? artifact.artifactId}: ${partsText(artifact.parts)}`)
+    for (const m of task.history ?? []) lines.push(`    ${formatMessage(m)}`)
+  }
+  if (page.nextPageToken !== "") lines.push(`Next page: --page-token ${page.nextPageToken}`)
   return lines.join("\n")
 }
 

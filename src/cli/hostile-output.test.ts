@@ -196,3 +196,56 @@ describe("a2a stream's end", () => {
     expect((await cli("stream", server.url, "go", "--timeout", "5000")).code).toBe(ExitCode.Ok)
   })
 })
+
+describe("the a2a command's human output against a hostile A2A 1.0 agent", () => {
+  let v1: TestServer
+  const v1Task = (state: string) => ({
+    id: bad,
+    contextId: bad,
+    status: { state, timestamp: "2026-01-01T00:00:00.000Z", message: { messageId: bad, role: "ROLE_AGENT", parts: [{ text: `status ${evil}` }] } },
+    artifacts: [{ artifactId: bad, name: bad, parts: [{ text: evil }] }],
+    history: [{ messageId: bad, role: "ROLE_USER", parts: [{ text: evil }] }]
+  })
+  beforeAll(async () => {
+    v1 = await serveWebHandler(async (request) => {
+      const url = new URL(request.url)
+      if (url.pathname === "/.well-known/agent-card.json") {
+        return Response.json({
+          name: `name ${bad}`,
+          description: bad,
+          version: bad,
+          supportedInterfaces: [
+            { url: `${url.origin}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: bad },
+            { url: `${url.origin}/${bad}`, protocolBinding: "HTTP+JSON", protocolVersion: `1.0 ${bad}` },
+            { url: bad, protocolBinding: bad, protocolVersion: bad }
+          ],
+          capabilities: {},
+          defaultInputModes: [bad],
+          defaultOutputModes: [bad],
+          skills: []
+        })
+      }
+      const body = (await request.json()) as { id: unknown; method: string }
+      const result = body.method === "ListTasks"
+        ? { tasks: [v1Task("TASK_STATE_WORKING"), v1Task("TASK_STATE_COMPLETED")], nextPageToken: bad, pageSize: 2, totalSize: 7 }
+        : { note: bad }
+      return Response.json({ jsonrpc: "2.0", id: body.id, result })
+    })
+  })
+  afterAll(() => v1.close())
+
+  it("card lists each interface, its version and tenant escaped; list prints each task and the next page token escaped", async () => {
+    const card = await cli("card", v1.url)
+    expect(card.code).toBe(ExitCode.Ok)
+    expectSafe(card.stdout)
+    expect(card.stdout).toContain("(A2A 1.0) (preferred, tenant \\x1b[2J")
+    const listed = await cli("list", v1.url, "--history", "1", "--artifacts")
+    expect(listed.code).toBe(ExitCode.Ok)
+    expect(listed.stderr).toBe("")
+    expectSafe(listed.stdout)
+    expect(listed.stdout.split("\n")[0]).toBe("2 of 7 tasks, newest first")
+    expect(listed.stdout).toMatch(/^Next page: --page-token \\x1b\[2J.*$/m)
+    const machine = JSON.parse((await cli("list", v1.url, "--json")).stdout) as { nextPageToken: string }
+    expect(machine.nextPageToken).toBe(bad)
+  })
+})

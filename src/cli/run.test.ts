@@ -198,7 +198,16 @@ describe("a2a command", () => {
       const end = after.findIndex((l) => !l.startsWith("  "))
       return end === -1 ? after : after.slice(0, end)
     }
-    expect(section("Interfaces:")).toEqual([`  - JSONRPC ${approval.url}/ (preferred)`, `  - HTTP+JSON ${approval.url}/`])
+    expect(section("Interfaces:")).toEqual([
+      `  - JSONRPC ${approval.url}/ (A2A 1.0) (preferred, in use)`,
+      `  - HTTP+JSON ${approval.url}/ (A2A 1.0)`,
+      `  - JSONRPC ${approval.url}/ (A2A 0.3)`,
+      `  - HTTP+JSON ${approval.url}/ (A2A 0.3)`
+    ])
+    expect(lines).toContain(`Endpoint: ${approval.url}/ (JSONRPC, A2A 1.0)`)
+    const pinned = (await cli("card", approval.url, "--protocol", "0.3")).stdout.split("\n")
+    expect(pinned).toContain(`Endpoint: ${approval.url}/ (JSONRPC, A2A 0.3)`)
+    expect(pinned).toContain(`  - JSONRPC ${approval.url}/ (A2A 0.3) (in use)`)
     expect(section("Extensions:")).toEqual([
       `  - ${approvalExtension.uri} - ${approvalExtension.declaration.description}`,
       "    methods:",
@@ -208,6 +217,44 @@ describe("a2a command", () => {
     ])
     expect(lines).toContain("Security: none required")
     expect((await cli("card", server.url)).stdout).toContain("Extensions:\n  (none)\n")
+  })
+
+  it("list shows your tasks newest first, one page at a time, filtered; --json gives the page", async () => {
+    const first = await draft()
+    const second = await draft()
+    const page = await cli("list", approval.url, "--status", "input-required", "--page-size", "1")
+    expect(page.code).toBe(ExitCode.Ok)
+    const lines = page.stdout.trimEnd().split("\n")
+    expect(lines[0]).toMatch(/^1 of \d+ tasks, newest first$/)
+    expect(lines[1]).toMatch(new RegExp(`^  ${second}  input-required  \\d{4}-\\d\\d-\\d\\dT\\S+  context \\S+  `))
+    const token = /^Next page: --page-token (\S+)$/.exec(lines.at(-1)!)?.[1]
+    expect(token).toBeDefined()
+    const next = JSON.parse((await cli("list", approval.url, "--status", "TASK_STATE_INPUT_REQUIRED", "--page-size", "1", "--page-token", token!, "--json")).stdout)
+    expect(next).toMatchObject({ pageSize: 1, tasks: [{ kind: "task", id: first, status: { state: "input-required" } }] })
+    const withHistory = JSON.parse((await cli("list", approval.url, "--history", "1", "--artifacts", "--json", "--page-size", "1")).stdout)
+    expect(withHistory.tasks[0].history).toHaveLength(1)
+    expect(withHistory.tasks[0]).toHaveProperty("artifacts")
+    const since = JSON.parse((await cli("list", approval.url, "--since", "2999-01-01T00:00:00Z", "--json")).stdout)
+    expect(since).toMatchObject({ tasks: [], totalSize: 0, nextPageToken: "" })
+  })
+
+  it("list over A2A 0.3 (which has no ListTasks) exits 1; bad list options exit 2", async () => {
+    const old = await cli("list", approval.url, "--protocol", "0.3")
+    expect(old.code).toBe(ExitCode.AgentError)
+    expect(old.stderr).toContain("UnsupportedOperation")
+    expect(old.stderr).toContain("ListTasks is an A2A 1.0 operation")
+    for (const [args, message] of [
+      [["--status", "sleeping"], "--status expects a task state"],
+      [["--since", "yesterday"], "--since expects an ISO 8601 time"],
+      [["--page-size", "0"], "--page-size expects a positive integer"],
+      [["--protocol", "2.0"], "--protocol expects 1.0 or 0.3"],
+      [["--task", "t"], "--task does not apply to list"]
+    ] as const) {
+      const result = await cli("list", approval.url, ...args)
+      expect(result.code, args.join(" ")).toBe(ExitCode.Usage)
+      expect(result.stderr).toContain(message)
+    }
+    expect((await cli("list", approval.url, "--page-size", "500")).stderr).toContain("InvalidParams")
   })
 
   it("call runs an extension method with the extension activated, and prints the Task", async () => {
@@ -274,13 +321,15 @@ describe("a2a command", () => {
 
   it("a flag given to a command it does not apply to is a usage error, not ignored", async () => {
     const cases: ReadonlyArray<[Array<string>, string]> = [
-      [["stream", server.url, "hi", "--history", "1"], "--history does not apply to stream (it applies to send, get)"],
+      [["stream", server.url, "hi", "--history", "1"], "--history does not apply to stream (it applies to send, get, list)"],
       [["cancel", server.url, "task-1", "--history", "1"], "--history does not apply to cancel"],
       [["card", server.url, "--history", "1"], "--history does not apply to card"],
       [["call", server.url, "a/b", "{}", "--history", "1"], "--history does not apply to call"],
       [["get", server.url, "task-1", "--task", "t"], "--task does not apply to get"],
       [["cancel", server.url, "task-1", "--skill", "s"], "--skill does not apply to cancel"],
-      [["card", server.url, "--context", "c"], "--context does not apply to card"]
+      [["card", server.url, "--context", "c"], "--context does not apply to card"],
+      [["get", server.url, "t", "--status", "working"], "--status does not apply to get (it applies to list)"],
+      [["send", server.url, "hi", "--artifacts"], "--artifacts does not apply to send"]
     ]
     for (const [args, message] of cases) {
       const result = await cli(...args)

@@ -15,7 +15,9 @@ import { authHeader, extensionsHeader } from "../client/interceptors.ts"
 import { type ParsedArgs, parseArgs, USAGE } from "./args.ts"
 import { runAudit } from "./audit-command.ts"
 import { runBench } from "./bench-command.ts"
-import { formatCard, formatSendResult, formatTask } from "./format.ts"
+import { fromV1State, taskStateNames } from "../../schemas/v1/enums.ts"
+import type { ListTasksParams } from "../../schemas/list-tasks.ts"
+import { formatCard, formatSendResult, formatTask, formatTaskList } from "./format.ts"
 import { streamPrinter } from "./stream-printer.ts"
 import { forTerminal, terminalText } from "./terminal-text.ts"
 import { packageVersion } from "./version.ts"
@@ -40,6 +42,7 @@ export const ExitCode = {
 
 const clientOptions = (args: ParsedArgs, io: CliIo): A2AClientOptions => ({
   headers: args.headers,
+  ...(args.protocol === undefined ? {} : { protocolVersion: args.protocol }),
   interceptors: [
     ...(args.token === undefined ? [] : [authHeader({ token: args.token })]),
     ...(args.extensions.length === 0 ? [] : [extensionsHeader(args.extensions)])
@@ -49,6 +52,43 @@ const clientOptions = (args: ParsedArgs, io: CliIo): A2AClientOptions => ({
 })
 
 const json = (value: unknown, pretty: boolean) => `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`
+
+/** `url` resolved against `base` (a card may name its interfaces relative to itself). */
+const resolved = (url: string, base: string): string => {
+  try {
+    return new URL(url, base).href
+  } catch {
+    return url
+  }
+}
+
+/** The model's task states, and 1.0's names of them, as `--status` takes them. */
+const modelStates: ReadonlyArray<string> = ["submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required"]
+
+/** The ListTasks params of `a2a list`; `--status` was checked by {@link checkList}. */
+const listParams = (args: ParsedArgs): ListTasksParams => {
+  const { status, pageSize, pageToken, since, artifacts } = args.list
+  const state = status === undefined ? undefined : (taskStateNames as ReadonlyArray<string>).includes(status) ? fromV1State(status as never) : status
+  return {
+    ...(args.contextId === undefined ? {} : { contextId: args.contextId }),
+    ...(state === undefined ? {} : { status: state as NonNullable<ListTasksParams["status"]> }),
+    ...(pageSize === undefined ? {} : { pageSize }),
+    ...(pageToken === undefined ? {} : { pageToken }),
+    ...(args.historyLength === undefined ? {} : { historyLength: args.historyLength }),
+    ...(since === undefined ? {} : { statusTimestampAfter: since }),
+    ...(artifacts ? { includeArtifacts: true } : {})
+  }
+}
+
+/** Why the `list` options cannot be sent, if they cannot. */
+const checkList = (args: ParsedArgs): string | undefined => {
+  const { status, since } = args.list
+  if (status !== undefined && !modelStates.includes(status) && !(taskStateNames as ReadonlyArray<string>).slice(1).includes(status)) {
+    return `--status expects a task state (${modelStates.join(", ")}), got "${status.length > 40 ? `${status.slice(0, 39)}…` : status}"`
+  }
+  if (since !== undefined && Number.isNaN(Date.parse(since))) return `--since expects an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${since.length > 40 ? `${since.slice(0, 39)}…` : since}"`
+  return undefined
+}
 
 /** A command line that can only be judged once the card is known (exit code 2). */
 class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -73,8 +113,16 @@ const command = (args: ParsedArgs, io: CliIo) =>
       return args.skill === undefined ? params : { ...params, message: { ...params.message, metadata: { skill: args.skill } } }
     }
     switch (args.command) {
-      case "card":
-        return yield* out(client.card!, (card) => formatCard(card, terminalText(client.endpoint), client.transport))
+      case "card": {
+        // Relative interface URLs are shown as the client resolves them; every URL came from the agent.
+        const interfaces = client.interfaces.map((i) => ({ ...i, url: resolved(i.url, client.endpoint) }))
+        const connection = forTerminal({ endpoint: client.endpoint, transport: client.transport, version: client.protocolVersion, interfaces })
+        return yield* out(client.card!, (card) => formatCard(card, connection))
+      }
+      case "list": {
+        const page = yield* client.listTasks(listParams(args))
+        return yield* out(page, formatTaskList)
+      }
       case "send": {
         const result = yield* client.sendMessage(message())
         return yield* out(result, formatSendResult)
@@ -202,6 +250,11 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
   }
   const args = parsed.args
   if (args.command === "bench") return runBench(args, io)
+  const listProblem = args.command === "list" ? checkList(args) : undefined
+  if (listProblem !== undefined) {
+    io.stderr.write(`a2a: ${listProblem}\nRun "a2a --help" for usage.\n`)
+    return ExitCode.Usage
+  }
   const exit = await Effect.runPromiseExit(command(args, io))
   if (Exit.isSuccess(exit)) return ExitCode.Ok
   const failure = Cause.findErrorOption(exit.cause)

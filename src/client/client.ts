@@ -10,19 +10,30 @@ import { Effect, Schedule, Schema, type Stream } from "effect"
 import type { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
 import type { StreamResult } from "../../schemas/events.ts"
+import type { ListTasksParams, ListTasksResult } from "../../schemas/list-tasks.ts"
 import type { Message } from "../../schemas/message.ts"
 import { type MethodName, type MethodParams, type MethodResult, methods } from "../../schemas/methods.ts"
 import type { MessageSendParams } from "../../schemas/params.ts"
-import { type DiscoveredCard, discoverCard, jsonRpcEndpoint, selectInterface } from "./discovery.ts"
+import {
+  type CardInterface,
+  cardInterfaces,
+  type ChosenInterface,
+  type DiscoveredCard,
+  discoverCard,
+  pickInterface,
+  selectInterface
+} from "./discovery.ts"
 import { type A2AClientError, A2AClientTransportError } from "./errors.ts"
 import { activating, extensionFor } from "./extension-activation.ts"
 import type { ClientInterceptor } from "./interceptors.ts"
 import { jsonRpcTransport, type RpcConfig, rpcCall } from "./json-rpc-transport.ts"
+import { jsonRpcV1Transport } from "./json-rpc-v1-transport.ts"
 import { restTransport } from "./rest-transport.ts"
+import { restV1Transport } from "./rest-v1-transport.ts"
 import { isResumable, type ResumePolicy, withResume } from "./resume.ts"
-import type { ClientTransport, StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod } from "./transport.ts"
+import type { ClientTransport, ProtocolVersion, StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod, VersionChoice } from "./transport.ts"
 
-export type { StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod } from "./transport.ts"
+export type { ProtocolVersion, StreamingMethod, TransportChoice, TransportProtocol, UnaryMethod, VersionChoice } from "./transport.ts"
 
 /** Per-call settings. */
 export interface CallOptions {
@@ -76,25 +87,39 @@ export type A2AClientMethods = {
  * ```
  */
 export interface A2AClient extends A2AClientMethods {
-  /** The agent card, when the client was made from a URL or a card. */
+  /** The agent card, when the client was made from a URL or a card (a 1.0 card as the model's, see `cardFromV1`). */
   readonly card: AgentCard | undefined
-  /** Where calls go: the JSON-RPC endpoint, or the REST base URL (ending in `/`, `v1/...` appended). */
+  /** The interfaces the card lists, preferred first, each with its A2A version; empty without a card. */
+  readonly interfaces: ReadonlyArray<CardInterface>
+  /**
+   * Where calls go: the JSON-RPC endpoint, or the REST base URL (ending in `/`; 0.3 appends `v1/...`, 1.0
+   * its routes, after the tenant when the interface names one).
+   */
   readonly endpoint: string
   /** The binding calls use. */
   readonly transport: TransportProtocol
+  /** The A2A version every call speaks (sent as `A2A-Version`). */
+  readonly protocolVersion: ProtocolVersion
+  /**
+   * `ListTasks`: one page of the caller's tasks, newest status first, filtered by `contextId`, `status`,
+   * `statusTimestampAfter`; the next page with `pageToken: page.nextPageToken` until it is `""`. An A2A 1.0
+   * operation: over 0.3 it fails with UnsupportedOperation, without a request.
+   */
+  readonly listTasks: (params?: ListTasksParams, options?: CallOptions) => Effect.Effect<ListTasksResult, A2AClientError>
   /** Calls a unary method of the method table. */
   readonly call: <M extends UnaryMethod>(method: M, ...args: CallArgs<M>) => Effect.Effect<MethodResult<M>, A2AClientError>
   /** Opens a streaming method of the method table, resuming it if the connection drops. */
   readonly stream: <M extends StreamingMethod>(method: M, ...args: CallArgs<M>) => Stream.Stream<MethodResult<M>, A2AClientError>
   /**
    * Calls an extension method (`{namespace}/{action}`) the agent's card declares through an
-   * extension, and activates that extension for the call: its URI joins `X-A2A-Extensions` (merged with
-   * the URIs the client's or the call's headers already ask for). The URI is `options.extension`, else the
+   * extension, and activates that extension for the call: its URI joins the extensions header
+   * (`A2A-Extensions` in 1.0, `X-A2A-Extensions` in 0.3), merged with the URIs the client's or the call's
+   * headers already ask for. The URI is `options.extension`, else the
    * card's declaration whose `params.methods` lists the method (or another of its namespace); without
    * either (e.g. a client made from a bare endpoint) the call goes out as given. The result is decoded
    * with `options.result` (default: any JSON value). Always JSON-RPC (REST has no route for extension
-   * methods): a REST client sends it to the card's JSON-RPC interface, and fails with
-   * `NoJsonRpcInterface` when there is none.
+   * methods): a REST client sends it to the card's JSON-RPC interface of its version (else of the other
+   * version), and fails with `NoJsonRpcInterface` when there is none.
    */
   readonly callExtension: <A = unknown>(
     method: string,
@@ -112,10 +137,14 @@ export interface ExtensionCallOptions<A> extends CallOptions {
 }
 
 /**
- * Where the agent is: a base or card URL (discovery), a card, or a bare endpoint (no card): a JSON-RPC URL,
- * or with `transport: "HTTP+JSON"` a REST base URL.
+ * Where the agent is: a base or card URL (discovery), a card (with the interfaces it lists, when known:
+ * see `A2AClient.discover`; else those of its 0.3 members), or a bare endpoint (no card): a JSON-RPC URL,
+ * or with `transport: "HTTP+JSON"` a REST base URL, spoken to in A2A 0.3 unless `protocolVersion` says 1.0.
  */
-export type A2AClientInit = { readonly url: string } | { readonly card: AgentCard } | { readonly endpoint: string }
+export type A2AClientInit =
+  | { readonly url: string }
+  | { readonly card: AgentCard; readonly interfaces?: ReadonlyArray<CardInterface> }
+  | { readonly endpoint: string }
 
 /** Client settings; every field has a default. */
 export interface A2AClientOptions {
@@ -128,11 +157,18 @@ export interface A2AClientOptions {
   /** Use this URL instead of the card's one for the chosen binding (JSON-RPC endpoint or REST base URL). */
   readonly endpoint?: string
   /**
-   * The wire binding: `auto` (default) takes the card's `preferredTransport` when supported, else the
-   * first supported entry of `additionalInterfaces`; `"HTTP+JSON"` forces REST, `"JSONRPC"` JSON-RPC.
+   * The wire binding: `auto` (default) takes the binding of the interface chosen by `protocolVersion`
+   * (the card's order is its preference); `"HTTP+JSON"` forces REST, `"JSONRPC"` JSON-RPC.
    * Without a card, `auto` means JSON-RPC.
    */
   readonly transport?: TransportChoice
+  /**
+   * The A2A version: `auto` (default) takes the first 1.0 interface of the card this client can use, else
+   * the first 0.3 one; `"1.0"` or `"0.3"` pins it (a card without an interface of it is a
+   * `NoVersionInterface` error). The card itself is asked for with `A2A-Version: 1.0` (`"0.3"` when pinned to
+   * 0.3). Without a card, `auto` means 0.3.
+   */
+  readonly protocolVersion?: VersionChoice
   /** Deadline of a unary call, a card fetch and a stream's response headers. Default 30 s. */
   readonly timeoutMs?: number
   /** Longest silence inside a response body or stream. Default 120 s. */
@@ -141,7 +177,7 @@ export interface A2AClientOptions {
   readonly maxEventBytes?: number
   /** Largest unary response or card. Default 16 MiB. */
   readonly maxResponseBytes?: number
-  /** Retries of idempotent calls (card, `tasks/get`, push-config get/list) on connection failures. Default 2. */
+  /** Retries of idempotent calls (card, `tasks/get`, `listTasks`, push-config get/list) on connection failures. Default 2. */
   readonly retries?: number
   /** First retry delay, doubled each time. Default 100 ms. */
   readonly retryDelayMs?: number
@@ -190,11 +226,18 @@ const retrying = (config: Resolved) => <A, E extends { readonly _tag: string }>(
     }
   })
 
+/** Where extension methods go: a JSON-RPC URL and the version spoken there. */
+interface RpcTarget {
+  readonly url: string
+  readonly version: ProtocolVersion
+}
+
 const build = (
   config: Resolved,
   transport: ClientTransport,
-  rpcEndpoint: string | undefined,
-  card: AgentCard | undefined
+  rpcTarget: RpcTarget | undefined,
+  card: AgentCard | undefined,
+  interfaces: ReadonlyArray<CardInterface>
 ): A2AClient => {
   const withCallOptions = (options: CallOptions | undefined): RpcConfig =>
     options?.timeoutMs === undefined ? config : { ...config, timeoutMs: options.timeoutMs }
@@ -231,8 +274,11 @@ const build = (
     const uri = options?.extension ?? extensionFor(card, method)
     return uri === undefined ? options?.headers : activating(uri, config.headers, options?.headers)
   }
+  // A query: retried on connection failures, as the other reads are.
+  const listTasks = (params: ListTasksParams = {}, options?: CallOptions) =>
+    retrying(config)(transport.listTasks(withCallOptions(options), params, options?.headers))
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A>) =>
-    rpcEndpoint === undefined
+    rpcTarget === undefined
       ? Effect.fail(
         new A2AClientTransportError({
           reason: "NoJsonRpcInterface",
@@ -241,17 +287,32 @@ const build = (
         })
       )
       : rpcCall(withCallOptions(options), {
-        url: rpcEndpoint,
+        url: rpcTarget.url,
         method,
         params,
-        result: (options?.result ?? Schema.Unknown) as never,
-        headers: extensionHeaders(method, options)
+        read: Schema.decodeUnknownResult((options?.result ?? Schema.Unknown) as Schema.Codec<A, unknown>),
+        headers: extensionHeaders(method, options),
+        version: rpcTarget.version
       }) as Effect.Effect<A, A2AClientError>
-  return { ...named, card, endpoint: transport.endpoint, transport: transport.protocol, call, stream, callExtension }
+  return {
+    ...named,
+    card,
+    interfaces,
+    endpoint: transport.endpoint,
+    transport: transport.protocol,
+    protocolVersion: transport.protocolVersion,
+    call,
+    stream,
+    listTasks,
+    callExtension
+  }
 }
 
-const bind = (protocol: TransportProtocol, url: string): ClientTransport =>
-  protocol === "HTTP+JSON" ? restTransport(url) : jsonRpcTransport(url)
+/** The transport of one binding and version at `url`. */
+const bind = (chosen: Omit<ChosenInterface, "url">, url: string): ClientTransport => {
+  if (chosen.version === "1.0") return chosen.transport === "HTTP+JSON" ? restV1Transport(url, chosen.tenant) : jsonRpcV1Transport(url, chosen.tenant)
+  return chosen.transport === "HTTP+JSON" ? restTransport(url) : jsonRpcTransport(url)
+}
 
 const make = (
   init: A2AClientInit,
@@ -259,22 +320,26 @@ const make = (
 ): Effect.Effect<A2AClient, A2AClientTransportError | InvalidAgentResponse> =>
   Effect.gen(function*() {
     const config = resolve(options)
-    const choice = options.transport ?? "auto"
+    const choice = { transport: options.transport ?? "auto", version: options.protocolVersion ?? "auto" } as const
     if ("endpoint" in init) {
       const url = options.endpoint ?? init.endpoint
-      const protocol = choice === "HTTP+JSON" ? "HTTP+JSON" : "JSONRPC"
-      return build(config, bind(protocol, url), protocol === "JSONRPC" ? url : undefined, undefined)
+      const chosen = { transport: choice.transport === "HTTP+JSON" ? "HTTP+JSON" : "JSONRPC", version: choice.version === "1.0" ? "1.0" : "0.3" } as const
+      return build(config, bind(chosen, url), chosen.transport === "JSONRPC" ? { url, version: chosen.version } : undefined, undefined, [])
     }
-    const { card, cardUrl } = "card" in init
-      ? { card: init.card, cardUrl: init.card.url }
-      : yield* retrying(config)(discoverCard(config, init.url))
-    const chosen = yield* selectInterface(card, choice)
+    const { card, cardUrl, interfaces } = "card" in init
+      ? { card: init.card, cardUrl: init.card.url, interfaces: init.interfaces ?? cardInterfaces(init.card) }
+      : yield* retrying(config)(discoverCard(cardConfig(config, choice.version), init.url))
+    const chosen = yield* selectInterface(card, interfaces, choice)
     const url = options.endpoint ?? new URL(chosen.url, cardUrl).href
-    const rpcEndpoint = chosen.transport === "JSONRPC"
-      ? url
-      : yield* Effect.map(Effect.option(jsonRpcEndpoint(card)), (o) => (o._tag === "Some" ? new URL(o.value, cardUrl).href : undefined))
-    return build(config, bind(chosen.transport, url), rpcEndpoint, card)
+    const rpc = chosen.transport === "JSONRPC"
+      ? chosen
+      : pickInterface(interfaces, { transport: "JSONRPC", version: chosen.version }) ?? pickInterface(interfaces, { transport: "JSONRPC", version: "auto" })
+    const rpcTarget = rpc === undefined ? undefined : { url: rpc === chosen ? url : new URL(rpc.url, cardUrl).href, version: rpc.version }
+    return build(config, bind(chosen, url), rpcTarget, card, interfaces)
   })
+
+/** The card is asked for in the version pinned, else in 1.0 (0.3-only agents ignore the header). */
+const cardConfig = (config: Resolved, version: VersionChoice) => (version === "0.3" ? { ...config, cardVersion: "0.3" as const } : config)
 
 /** Finds and decodes an agent card without making a client (see `discoverCard` for the search order). */
 const discover = (
@@ -282,7 +347,7 @@ const discover = (
   options: A2AClientOptions = {}
 ): Effect.Effect<DiscoveredCard, InvalidAgentResponse | A2AClientTransportError> => {
   const config = resolve(options)
-  return retrying(config)(discoverCard(config, url))
+  return retrying(config)(discoverCard(cardConfig(config, options.protocolVersion ?? "auto"), url))
 }
 
 /** Makes A2A clients. */

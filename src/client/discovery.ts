@@ -1,16 +1,20 @@
 /**
- * Agent card discovery: from a base URL or a card URL to a decoded `AgentCard`, and from the card to the
- * interface (JSON-RPC or REST) to talk to.
+ * Agent card discovery: from a base URL or a card URL to a decoded card, in either version (a 1.0 card
+ * becomes the model's card through `cardFromV1`), with the interfaces it lists and the version of each;
+ * and from those interfaces to the one to talk to (its binding, URL, version and tenant).
  *
  * @module
  */
-import { Effect, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { AgentCard } from "../../schemas/agent-card.ts"
 import type { InvalidAgentResponse } from "../../schemas/error-catalogue.ts"
+import { AgentInterface as V1AgentInterface } from "../../schemas/v1/agent-card.ts"
+import { cardFromV1 } from "../../schemas/v1/card.ts"
+import { decodeV1Response } from "../../schemas/v1/decode.ts"
 import { readTextCapped } from "./body-reader.ts"
 import { A2AClientTransportError, excerpt, invalidAnswer } from "./errors.ts"
 import { exchange, type HttpConfig, timeoutError } from "./http.ts"
-import { supportedProtocols, type TransportChoice, type TransportProtocol } from "./transport.ts"
+import { type ProtocolVersion, supportedProtocols, type TransportChoice, type TransportProtocol, type VersionChoice } from "./transport.ts"
 
 /** The well-known card path of A2A 0.3.0. */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json"
@@ -22,12 +26,61 @@ export interface DiscoveryConfig extends HttpConfig {
   readonly timeoutMs: number
   readonly idleTimeoutMs: number
   readonly maxResponseBytes: number
+  /** The version the card is asked for in (`A2A-Version`); default 1.0, which 0.3-only agents ignore. */
+  readonly cardVersion?: ProtocolVersion
 }
 
-/** A card together with where it was found. */
+/**
+ * One interface an agent's card lists: a binding at a URL, for one A2A version (`"1.0"`, `"0.3"`), under a
+ * tenant when it names one. A 1.0 card lists them in `supportedInterfaces`; a 0.3 card's `url`,
+ * `preferredTransport` and `additionalInterfaces` are read as interfaces of its `protocolVersion`.
+ */
+export type CardInterface = V1AgentInterface
+
+/** A card together with where it was found and the interfaces it lists, the preferred first. */
 export interface DiscoveredCard {
   readonly card: AgentCard
   readonly cardUrl: string
+  readonly interfaces: ReadonlyArray<CardInterface>
+}
+
+const decodeInterfaces = Schema.decodeUnknownResult(Schema.Array(V1AgentInterface))
+
+/**
+ * The interfaces a model card lists: its `supportedInterfaces` (a 0.3 card may carry 1.0's list, which
+ * names both versions) when `raw` has a valid, non-empty one; else its `url` with `preferredTransport`,
+ * then `additionalInterfaces`, all of the card's `protocolVersion`.
+ *
+ * @example
+ * ```ts
+ * cardInterfaces(card) // [{ url: card.url, protocolBinding: "JSONRPC", protocolVersion: "0.3.0" }, ...]
+ * ```
+ */
+export const cardInterfaces = (card: AgentCard, raw?: unknown): ReadonlyArray<CardInterface> => {
+  const listed = typeof raw === "object" && raw !== null ? (raw as { readonly supportedInterfaces?: unknown }).supportedInterfaces : undefined
+  if (listed !== undefined) {
+    const decoded = decodeInterfaces(listed)
+    if (Result.isSuccess(decoded) && decoded.success.length > 0) return decoded.success
+  }
+  const version = card.protocolVersion
+  return [
+    { url: card.url, protocolBinding: card.preferredTransport ?? "JSONRPC", protocolVersion: version },
+    ...(card.additionalInterfaces ?? []).map((i) => ({ url: i.url, protocolBinding: i.transport, protocolVersion: version }))
+  ]
+}
+
+/** True for a card written in 1.0's shape: `supportedInterfaces` and none of 0.3's required `url`, `protocolVersion`. */
+const isV1Card = (json: unknown): boolean =>
+  typeof json === "object" && json !== null && Array.isArray((json as Record<string, unknown>)["supportedInterfaces"]) &&
+  typeof (json as Record<string, unknown>)["url"] !== "string" && typeof (json as Record<string, unknown>)["protocolVersion"] !== "string"
+
+/**
+ * A parsed card document in either version as the model's card and its interfaces; the schema's refusal when
+ * it is neither a valid 1.0 card nor a valid 0.3 one.
+ */
+export const readCard = (json: unknown): Result.Result<{ readonly card: AgentCard; readonly interfaces: ReadonlyArray<CardInterface> }, Schema.SchemaError> => {
+  if (isV1Card(json)) return Result.map(decodeV1Response.card(json), (v1) => ({ card: cardFromV1(v1), interfaces: v1.supportedInterfaces }))
+  return Result.map(Schema.decodeUnknownResult(AgentCard)(json), (card) => ({ card, interfaces: cardInterfaces(card, json) }))
 }
 
 /**
@@ -46,14 +99,14 @@ export const cardCandidates = (url: string): ReadonlyArray<string> => {
 }
 
 type Attempt =
-  | { readonly _tag: "Found"; readonly card: AgentCard }
+  | { readonly _tag: "Found"; readonly card: AgentCard; readonly interfaces: ReadonlyArray<CardInterface> }
   | { readonly _tag: "Missing" }
   | { readonly _tag: "Invalid"; readonly error: InvalidAgentResponse }
 
 const fetchCandidate = (config: DiscoveryConfig, url: string): Effect.Effect<Attempt, A2AClientTransportError | InvalidAgentResponse> =>
   Effect.scoped(
     Effect.gen(function*() {
-      const response = yield* exchange(config, { url, method: "GET", operation: "agent/card", accept: "application/json" })
+      const response = yield* exchange(config, { url, method: "GET", operation: "agent/card", accept: "application/json", version: config.cardVersion ?? "1.0" })
       if (response.status === 404 || response.status === 410) return { _tag: "Missing" } as const
       const text = yield* readTextCapped(response, {
         url,
@@ -77,18 +130,12 @@ const fetchCandidate = (config: DiscoveryConfig, url: string): Effect.Effect<Att
           error: invalidAnswer("NotJson", `${url} is not an A2A agent card: the answer is not JSON`, { url, detail: excerpt(text) })
         } as const
       }
-      return yield* Schema.decodeUnknownEffect(AgentCard)(json).pipe(
-        Effect.map((card): Attempt => ({ _tag: "Found", card })),
-        Effect.catch((e: Schema.SchemaError) =>
-          Effect.succeed<Attempt>({
-            _tag: "Invalid",
-            error: invalidAnswer("WrongShape", `${url} is not a valid A2A agent card`, {
-              url,
-              detail: excerpt(e.message, 400)
-            })
-          })
-        )
-      )
+      const read = readCard(json)
+      if (Result.isSuccess(read)) return { _tag: "Found", ...read.success } as const
+      return {
+        _tag: "Invalid",
+        error: invalidAnswer("WrongShape", `${url} is not a valid A2A agent card`, { url, detail: excerpt(read.failure.message, 400) })
+      } as const
     })
   ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, "agent/card", config.timeoutMs)) }))
 
@@ -110,7 +157,7 @@ export const discoverCard = (
     let firstInvalid: InvalidAgentResponse | undefined
     for (const candidate of candidates) {
       const attempt = yield* fetchCandidate(config, candidate)
-      if (attempt._tag === "Found") return { card: attempt.card, cardUrl: candidate }
+      if (attempt._tag === "Found") return { card: attempt.card, cardUrl: candidate, interfaces: attempt.interfaces }
       if (attempt._tag === "Invalid") firstInvalid ??= attempt.error
     }
     return yield* Effect.fail(
@@ -119,37 +166,67 @@ export const discoverCard = (
     )
   })
 
-/** The interface a client talks to: its binding and its URL (as the card has it, possibly relative). */
+/** The interface a client talks to: its binding, URL (as the card has it, possibly relative), version and tenant. */
 export interface ChosenInterface {
   readonly transport: TransportProtocol
   readonly url: string
+  readonly version: ProtocolVersion
+  readonly tenant?: string
 }
 
 /**
- * The interface to use. `auto` takes the card's `preferredTransport` (at the card's `url`) when this client
- * speaks it, else the first entry of `additionalInterfaces` it speaks; a named binding takes the first
- * interface of that binding, the preferred one first. Transport names compare case-insensitively.
+ * The version of this client's that speaks an interface's `protocolVersion`: 1.0 for `1.x`, 0.3 for `0.x`
+ * (0.3 clients talk to every 0.x agent); none for any other.
  */
-export const selectInterface = (card: AgentCard, choice: TransportChoice): Effect.Effect<ChosenInterface, A2AClientTransportError> => {
-  const offered = [{ url: card.url, transport: card.preferredTransport ?? "JSONRPC" }, ...(card.additionalInterfaces ?? [])]
-  const wanted: ReadonlyArray<string> = choice === "auto" ? supportedProtocols : [choice]
-  const found = offered.find((i) => wanted.includes(i.transport.toUpperCase()))
-  if (found !== undefined) return Effect.succeed({ transport: found.transport.toUpperCase() as TransportProtocol, url: found.url })
-  const names = offered.map((i) => i.transport).join(", ")
+export const spokenVersion = (protocolVersion: string): ProtocolVersion | undefined =>
+  /^1(\.\d+){0,2}$/.test(protocolVersion.trim()) ? "1.0" : /^0(\.\d+){0,2}$/.test(protocolVersion.trim()) ? "0.3" : undefined
+
+/** Which interface to pick: a binding (or `auto`) and a version (or `auto`). */
+export interface InterfaceChoice {
+  readonly transport: TransportChoice
+  readonly version: VersionChoice
+}
+
+const describe = (i: CardInterface) => `${i.protocolBinding} ${i.protocolVersion}`
+
+/**
+ * The interface to use, among those a card lists (preferred first): with `version: "auto"`, the first 1.0
+ * interface of a binding this client speaks (or of the binding asked for), else the first 0.3 one; with a
+ * version, the first of that version. Binding names compare case-insensitively. None: undefined.
+ */
+export const pickInterface = (interfaces: ReadonlyArray<CardInterface>, choice: InterfaceChoice): ChosenInterface | undefined => {
+  const bindings: ReadonlyArray<string> = choice.transport === "auto" ? supportedProtocols : [choice.transport]
+  const usable = interfaces.flatMap((i) => {
+    const binding = i.protocolBinding.toUpperCase()
+    const version = spokenVersion(i.protocolVersion)
+    if (!bindings.includes(binding) || version === undefined) return []
+    const chosen: ChosenInterface = { transport: binding as TransportProtocol, url: i.url, version }
+    return [i.tenant === undefined || i.tenant === "" ? chosen : { ...chosen, tenant: i.tenant }]
+  })
+  return choice.version === "auto" ? usable.find((i) => i.version === "1.0") ?? usable[0] : usable.find((i) => i.version === choice.version)
+}
+
+/** {@link pickInterface}, failing with what the card offers when it offers nothing usable. */
+export const selectInterface = (
+  card: AgentCard,
+  interfaces: ReadonlyArray<CardInterface>,
+  choice: InterfaceChoice
+): Effect.Effect<ChosenInterface, A2AClientTransportError> => {
+  const found = pickInterface(interfaces, choice)
+  if (found !== undefined) return Effect.succeed(found)
+  const bindings: ReadonlyArray<string> = choice.transport === "auto" ? supportedProtocols : [choice.transport]
+  const names = interfaces.map(describe).join(", ")
+  const binding = choice.transport === "auto" ? supportedProtocols.join(" or ") : choice.transport
+  const ofBinding = interfaces.some((i) => bindings.includes(i.protocolBinding.toUpperCase()))
   return Effect.fail(
     new A2AClientTransportError({
-      reason: choice === "HTTP+JSON" ? "NoRestInterface" : "NoJsonRpcInterface",
-      message: choice === "auto"
-        ? `agent ${card.name} offers no interface this client speaks (${supportedProtocols.join(", ")}); it offers ${names}`
-        : `agent ${card.name} offers no ${choice} interface (it offers ${names})`,
+      reason: ofBinding && choice.version !== "auto"
+        ? "NoVersionInterface"
+        : choice.transport === "HTTP+JSON" ? "NoRestInterface" : "NoJsonRpcInterface",
+      message: choice.version === "auto"
+        ? `agent ${card.name} offers no ${binding} interface of an A2A version this client speaks (1.0, 0.3); it offers ${names}`
+        : `agent ${card.name} offers no ${binding} interface of A2A ${choice.version} (it offers ${names})`,
       url: card.url
     })
   )
 }
-
-/**
- * The JSON-RPC URL of an agent: the card's `url` when its preferred transport is JSON-RPC (the default),
- * otherwise the first JSON-RPC entry of `additionalInterfaces`.
- */
-export const jsonRpcEndpoint = (card: AgentCard): Effect.Effect<string, A2AClientTransportError> =>
-  Effect.map(selectInterface(card, "JSONRPC"), (i) => i.url)

@@ -32,6 +32,8 @@ export type TransportReason =
   | "NoJsonRpcInterface"
   /** `transport: "HTTP+JSON"` was asked for, and the agent card lists no REST interface. */
   | "NoRestInterface"
+  /** `protocolVersion` pins a version, and the agent card lists no interface of it (for the binding asked for). */
+  | "NoVersionInterface"
 
 // The base as a variable of an explicit type, as JSR's fast check reads a class's base.
 const A2AClientTransportErrorBase: ReturnType<typeof Data.TaggedError<"A2AClientTransportError">> = Data.TaggedError("A2AClientTransportError")

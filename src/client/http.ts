@@ -6,7 +6,8 @@
  */
 import { Effect, type Scope } from "effect"
 import { A2AClientTransportError } from "./errors.ts"
-import type { ClientInterceptor, OutgoingRequest } from "./interceptors.ts"
+import { type ClientInterceptor, EXTENSIONS_HEADER, type OutgoingRequest, parseExtensionsHeader, V1_EXTENSIONS_HEADER } from "./interceptors.ts"
+import type { ProtocolVersion } from "./transport.ts"
 
 /** What every exchange needs from the client's configuration. */
 export interface HttpConfig {
@@ -28,6 +29,27 @@ export interface HttpRequest {
   readonly body?: string | undefined
   /** Per-call headers, applied after the static ones and before interceptors. */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * The A2A version the request speaks: sent as `A2A-Version`, and the extensions asked for (in either
+   * spelling) go in that version's header (`A2A-Extensions` in 1.0, `X-A2A-Extensions` in 0.3).
+   */
+  readonly version?: ProtocolVersion | undefined
+}
+
+/** The request header that names the A2A version (spec 1.0 §3.6). */
+export const VERSION_HEADER = "A2A-Version"
+
+/**
+ * Moves every extension URI asked for, whichever spelling of the header carried it, into the header of
+ * `version`, so one client setting (`extensionsHeader`, `headers`, `callExtension`) reaches either version.
+ */
+const spellExtensions = (headers: Headers, version: ProtocolVersion): void => {
+  const [own, other] = version === "1.0" ? [V1_EXTENSIONS_HEADER, EXTENSIONS_HEADER] : [EXTENSIONS_HEADER, V1_EXTENSIONS_HEADER]
+  const foreign = headers.get(other)
+  if (foreign === null) return
+  const merged = new Set([...parseExtensionsHeader(headers.get(own)), ...parseExtensionsHeader(foreign)])
+  headers.delete(other)
+  if (merged.size > 0) headers.set(own, [...merged].join(", "))
 }
 
 const describeCause = (cause: unknown): string => {
@@ -57,6 +79,7 @@ export const exchange = (
         h.set("Accept", request.accept)
         if (request.body !== undefined) h.set("Content-Type", "application/json")
         for (const [k, v] of Object.entries(request.headers ?? {})) h.set(k, v)
+        if (request.version !== undefined) h.set(VERSION_HEADER, request.version)
         return h
       },
       catch: (cause) => requestError(request.url, `invalid request header: ${describeCause(cause)}`, cause)
@@ -75,6 +98,7 @@ export const exchange = (
           )
       })
     }
+    if (request.version !== undefined) spellExtensions(headers, request.version)
     const controller = yield* Effect.acquireRelease(
       Effect.sync(() => new AbortController()),
       (c) => Effect.sync(() => c.abort())

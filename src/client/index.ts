@@ -1,7 +1,8 @@
 /**
- * The A2A 0.3.0 client: card discovery, every JSON-RPC method of the method table, SSE streams with
- * automatic resumption, interceptors; an Effect API (`A2AClient.make`) and a Promise API
- * (`createA2AClient`).
+ * The A2A client, for agents that speak 1.0 or 0.3: card discovery in either version, the interface
+ * picked from the card (1.0 preferred) or pinned, every method of the method table (and `listTasks`) over
+ * JSON-RPC or REST with the same model types and results in both versions, SSE streams with automatic
+ * resumption, interceptors; an Effect API (`A2AClient.make`) and a Promise API (`createA2AClient`).
  *
  * @module
  */
@@ -18,11 +19,13 @@ export {
   type CallOptions,
   type ExtensionCallOptions,
   methodNames,
+  type ProtocolVersion,
   type StreamingMethod,
   type TransportChoice,
   type TransportProtocol,
   type UnaryMethod,
-  userText
+  userText,
+  type VersionChoice
 } from "./client.ts"
 export {
   type A2APromiseClient,
@@ -34,7 +37,16 @@ export {
   streamToAsyncIterable,
   toPromiseClient
 } from "./promise-client.ts"
-export { AGENT_CARD_PATH, cardCandidates, type DiscoveredCard, LEGACY_AGENT_CARD_PATH } from "./discovery.ts"
+export {
+  AGENT_CARD_PATH,
+  cardCandidates,
+  type CardInterface,
+  cardInterfaces,
+  type DiscoveredCard,
+  LEGACY_AGENT_CARD_PATH,
+  readCard,
+  spokenVersion
+} from "./discovery.ts"
 export {
   type A2AClientError,
   A2AClientTransportError,
@@ -50,6 +62,7 @@ export {
   type Credential,
   EXTENSIONS_HEADER,
   extensionsHeader,
+  V1_EXTENSIONS_HEADER,
   type OutgoingRequest,
   parseExtensionsHeader
 } from "./interceptors.ts"

@@ -67,12 +67,19 @@ export const authHeader = (options: {
   }
 }
 
-/** The header that activates A2A extensions for a request and echoes the activated ones back. */
+/**
+ * The header that activates A2A extensions for a request and echoes the activated ones back (A2A 0.3's
+ * name; a request in 1.0 carries the same URIs as {@link V1_EXTENSIONS_HEADER}, which the client does).
+ */
 export const EXTENSIONS_HEADER = "X-A2A-Extensions"
+
+/** A2A 1.0's name of the extensions header (spec 1.0 §3.2.6). */
+export const V1_EXTENSIONS_HEADER = "A2A-Extensions"
 
 /**
  * Asks the agent to activate extensions (by URI) on every request; `onActivated` receives the URIs the
- * agent echoed back, when it echoes any.
+ * agent echoed back, when it echoes any (in either version's header). The client sends them in the
+ * header of the version it speaks.
  *
  * @example
  * ```ts
@@ -92,7 +99,7 @@ export const extensionsHeader = (
   },
   ...(onActivated === undefined ? {} : {
     onResponse: (response: Response, request: OutgoingRequest) => {
-      const echoed = parseExtensionsHeader(response.headers.get(EXTENSIONS_HEADER))
+      const echoed = parseExtensionsHeader(response.headers.get(EXTENSIONS_HEADER) ?? response.headers.get(V1_EXTENSIONS_HEADER))
       if (echoed.length > 0) onActivated(echoed, request.operation)
     }
   })

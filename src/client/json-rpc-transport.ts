@@ -5,15 +5,16 @@
  *
  * @module
  */
-import { Effect, Schema, Stream } from "effect"
-import { fromWireError, type ProtocolError } from "../../schemas/error-catalogue.ts"
+import { Effect, Result, Schema, Stream } from "effect"
+import { fromWireError, type ProtocolError, UnsupportedOperation } from "../../schemas/error-catalogue.ts"
 import { methods } from "../../schemas/methods.ts"
+import { errorFromV1 } from "../../schemas/v1/errors.ts"
 import { JSONRPCError } from "../../schemas/wire-errors.ts"
 import { readTextCapped } from "./body-reader.ts"
 import { A2AClientTransportError, excerpt, invalidAnswer, isLocalInvalidAnswer } from "./errors.ts"
 import { exchange, type HttpConfig, mediaType, timeoutError } from "./http.ts"
 import { sseMessages } from "./sse.ts"
-import type { ClientTransport } from "./transport.ts"
+import type { ClientTransport, ProtocolVersion } from "./transport.ts"
 
 /** Limits and timeouts of the JSON-RPC transport. */
 export interface RpcConfig extends HttpConfig {
@@ -27,15 +28,22 @@ export interface RpcConfig extends HttpConfig {
   readonly maxResponseBytes: number
 }
 
+/** Reads one decoded JSON value as the answer it should be. */
+export type AnswerReader<A> = (u: unknown) => Result.Result<A, Schema.SchemaError>
+
 /** One JSON-RPC call to make. */
-export interface RpcRequest<A, I> {
+export interface RpcRequest<A> {
   readonly url: string
   readonly method: string
-  readonly params: unknown
-  /** Decodes the `result` member. */
-  readonly result: Schema.Codec<A, I>
+  /** The params, or (`paramsJson`) their JSON text as a writer made it. */
+  readonly params?: unknown
+  readonly paramsJson?: string
+  /** Reads the `result` member. */
+  readonly read: AnswerReader<A>
   /** Per-call headers (e.g. `Last-Event-ID` on a resubscribe). */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /** The A2A version spoken (default 0.3): the `A2A-Version` header, and how error objects are read. */
+  readonly version?: ProtocolVersion
 }
 
 /** One decoded event of a stream, with its SSE id when the server sent one. */
@@ -45,7 +53,7 @@ export interface RpcFrame<A> {
 }
 
 /** The untyped part of a request. */
-type RpcTarget = Pick<RpcRequest<unknown, unknown>, "url" | "method" | "params">
+type RpcTarget = Pick<RpcRequest<unknown>, "url" | "method" | "params" | "paramsJson">
 
 type RpcError = ProtocolError | A2AClientTransportError
 
@@ -57,10 +65,10 @@ const formatIssue = (error: Schema.SchemaError): string => excerpt(error.message
  * Interprets one JSON-RPC response text: JSON parse, envelope, id match, then `error` to its tagged class
  * or `result` decoded with the method's schema.
  */
-export const decodeResponse = <A, I>(
+export const decodeResponse = <A>(
   text: string,
   requestId: string,
-  request: RpcRequest<A, I>
+  request: RpcRequest<A>
 ): Effect.Effect<A, ProtocolError> =>
   Effect.gen(function*() {
     const where = { url: request.url, method: request.method }
@@ -88,7 +96,7 @@ export const decodeResponse = <A, I>(
           invalidAnswer("WrongShape", `${request.url} sent a malformed JSON-RPC error object`, { ...where, detail: formatIssue(e) })
         )
       )
-      return yield* Effect.fail(fromWireError(decoded.error))
+      return yield* Effect.fail(request.version === "1.0" ? errorFromV1(decoded.error) : fromWireError(decoded.error))
     }
     if (id !== requestId) {
       return yield* invalidAnswer("WrongId", `${request.url} answered request ${requestId} with id ${JSON.stringify(id)}`, where)
@@ -96,18 +104,18 @@ export const decodeResponse = <A, I>(
     if (!("result" in json)) {
       return yield* invalidAnswer("NotJsonRpc", `${request.url} answered ${request.method} with neither result nor error`, where)
     }
-    return yield* Schema.decodeUnknownEffect(request.result)(json.result).pipe(
-      Effect.mapError((e) =>
-        invalidAnswer("WrongShape", `${request.url} answered ${request.method} with a result of the wrong shape`, {
-          ...where,
-          detail: formatIssue(e)
-        })
-      )
-    )
+    const result = request.read(json.result)
+    if (Result.isSuccess(result)) return result.success
+    return yield* invalidAnswer("WrongShape", `${request.url} answered ${request.method} with a result of the wrong shape`, {
+      ...where,
+      detail: formatIssue(result.failure)
+    })
   })
 
 const body = (request: RpcTarget, id: string): string =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: request.params })
+  request.paramsJson === undefined
+    ? JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: request.params })
+    : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(request.method)},"params":${request.paramsJson}}`
 
 const httpStatusError = (request: RpcTarget, response: Response, text: string) =>
   new A2AClientTransportError({
@@ -118,11 +126,11 @@ const httpStatusError = (request: RpcTarget, response: Response, text: string) =
   })
 
 /** Reads a non-SSE answer; a JSON-RPC error inside it wins over the HTTP status. */
-const refuse = <A, I>(
+const refuse = <A>(
   config: RpcConfig,
   response: Response,
   requestId: string,
-  request: RpcRequest<A, I>
+  request: RpcRequest<A>
 ): Effect.Effect<never, RpcError> =>
   Effect.gen(function*() {
     const text = yield* readTextCapped(response, {
@@ -142,7 +150,7 @@ const refuse = <A, I>(
   })
 
 /** Performs one unary JSON-RPC call, bounded by `timeoutMs` end to end. */
-export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Effect.Effect<A, RpcError> => {
+export const rpcCall = <A>(config: RpcConfig, request: RpcRequest<A>): Effect.Effect<A, RpcError> => {
   const requestId = crypto.randomUUID()
   return Effect.scoped(
     Effect.gen(function*() {
@@ -152,7 +160,8 @@ export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Eff
         operation: request.method,
         accept: "application/json",
         body: body(request, requestId),
-        headers: request.headers
+        headers: request.headers,
+        version: request.version ?? "0.3"
       })
       const text = yield* readTextCapped(response, {
         url: request.url,
@@ -180,7 +189,7 @@ export const rpcCall = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Eff
  * after that only the idle timeout applies. Each event must be a JSON-RPC response carrying this
  * request's id; an error event fails the stream with its tagged class.
  */
-export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): Stream.Stream<RpcFrame<A>, RpcError> =>
+export const rpcStream = <A>(config: RpcConfig, request: RpcRequest<A>): Stream.Stream<RpcFrame<A>, RpcError> =>
   Stream.unwrap(
     Effect.gen(function*() {
       const requestId = crypto.randomUUID()
@@ -190,7 +199,8 @@ export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): S
         operation: request.method,
         accept: "text/event-stream",
         body: body(request, requestId),
-        headers: request.headers
+        headers: request.headers,
+        version: request.version ?? "0.3"
       }).pipe(
         Effect.timeoutOrElse({
           duration: config.timeoutMs,
@@ -213,12 +223,25 @@ export const rpcStream = <A, I>(config: RpcConfig, request: RpcRequest<A, I>): S
     })
   )
 
-/** The JSON-RPC binding at `endpoint`, as the client's transport. */
+const readers = new Map<string, AnswerReader<unknown>>(
+  Object.entries(methods).map(([name, spec]) => [name, Schema.decodeUnknownResult(spec.result as Schema.Codec<unknown, unknown>)])
+)
+
+/** The A2A 0.3 JSON-RPC binding at `endpoint`, as the client's transport. */
 export const jsonRpcTransport = (endpoint: string): ClientTransport => ({
   protocol: "JSONRPC",
+  protocolVersion: "0.3",
   endpoint,
   call: (config, method, params, headers) =>
-    rpcCall(config, { url: endpoint, method, params, result: methods[method].result as never, headers }),
+    rpcCall(config, { url: endpoint, method, params, read: readers.get(method) as never, headers }),
   open: (config, method, params, headers) =>
-    rpcStream(config, { url: endpoint, method, params, result: methods[method].result, headers })
+    rpcStream(config, { url: endpoint, method, params, read: readers.get(method) as never, headers }),
+  listTasks: () => Effect.fail(listTasksNeeds1_0(endpoint))
 })
+
+/** The refusal of `ListTasks` by a 0.3 binding: A2A 0.3 has no such JSON-RPC method (nor REST route here). */
+export const listTasksNeeds1_0 = (url: string): UnsupportedOperation =>
+  new UnsupportedOperation({
+    message: `ListTasks is an A2A 1.0 operation, and this client speaks A2A 0.3 to ${url} ` +
+      `(the agent's card offers no 1.0 interface, or protocolVersion pins 0.3)`
+  })

@@ -10,6 +10,7 @@
 import { Cause, Effect, Exit, Option, Scope, Stream } from "effect"
 import type { AgentCard } from "../../schemas/agent-card.ts"
 import type { StreamResult } from "../../schemas/events.ts"
+import type { ListTasksParams, ListTasksResult } from "../../schemas/list-tasks.ts"
 import type { MethodParams, MethodResult } from "../../schemas/methods.ts"
 import {
   type ExtensionCallOptions,
@@ -18,10 +19,12 @@ import {
   type A2AClientOptions,
   type CallOptions,
   methodNames,
+  type ProtocolVersion,
   type StreamingMethod,
   type TransportProtocol,
   type UnaryMethod
 } from "./client.ts"
+import type { CardInterface } from "./discovery.ts"
 
 /** Per-call settings of the Promise API. */
 export interface PromiseCallOptions extends CallOptions {
@@ -55,10 +58,16 @@ export type A2APromiseClientMethods = {
  */
 export interface A2APromiseClient extends A2APromiseClientMethods {
   readonly card: AgentCard | undefined
+  /** The interfaces the card lists, each with its version (see `A2AClient.interfaces`). */
+  readonly interfaces: ReadonlyArray<CardInterface>
   /** Where calls go (see `A2AClient.endpoint`). */
   readonly endpoint: string
   /** The binding calls use: `JSONRPC` or `HTTP+JSON`. */
   readonly transport: TransportProtocol
+  /** The A2A version calls speak: `1.0` or `0.3`. */
+  readonly protocolVersion: ProtocolVersion
+  /** One page of the caller's tasks (A2A 1.0 `ListTasks`; see `A2AClient.listTasks`). */
+  readonly listTasks: (params?: ListTasksParams, options?: PromiseCallOptions) => Promise<ListTasksResult>
   /** The underlying Effect client. */
   readonly effect: A2AClient
   /** Calls a unary method of the method table. */
@@ -134,7 +143,20 @@ export const toPromiseClient = (client: A2AClient): A2APromiseClient => {
   ) as unknown as A2APromiseClientMethods
   const callExtension = <A>(method: string, params: unknown, options?: ExtensionCallOptions<A> & PromiseCallOptions) =>
     runToPromise(client.callExtension(method, params, options), options?.signal)
-  return { ...named, card: client.card, endpoint: client.endpoint, transport: client.transport, effect: client, call, stream, callExtension }
+  const listTasks = (params?: ListTasksParams, options?: PromiseCallOptions) => runToPromise(client.listTasks(params, options), options?.signal)
+  return {
+    ...named,
+    card: client.card,
+    interfaces: client.interfaces,
+    endpoint: client.endpoint,
+    transport: client.transport,
+    protocolVersion: client.protocolVersion,
+    effect: client,
+    call,
+    stream,
+    listTasks,
+    callExtension
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { serveNode } from "../adapters/node.ts"
 import { A2AServer, type A2AServerConfig } from "../server/a2a-server.ts"
 import { A2AClient, type A2AClientOptions, userText } from "./client.ts"
 import { invalidAnswerReason } from "./errors.ts"
+import { cutAfterEvents } from "../../testing/client/cut-stream.ts"
 import { serveWebHandler, type TestServer } from "../../testing/client/node-server.ts"
 
 const quick: A2AClientOptions = { timeoutMs: 5_000, idleTimeoutMs: 5_000, retries: 0, resume: { backoffMs: 10 } }
@@ -56,15 +57,17 @@ const textsOf = (task: Task): Array<string> =>
   (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => (p.kind === "text" ? p.text : "")))
 
 describe("choosing the REST transport", () => {
-  it("talks REST to the card's HTTP+JSON interface when asked to, JSON-RPC by default for our cards", async () => {
+  it("talks REST to the card's HTTP+JSON interface when asked to (1.0 first), JSON-RPC by default for our cards", async () => {
     const log: Array<string> = []
     const client = await restClient(server.url, { fetch: recording(log) })
-    expect(client.transport).toBe("HTTP+JSON")
-    expect(client.endpoint).toBe(`${server.url}/`)
+    expect([client.transport, client.protocolVersion, client.endpoint]).toEqual(["HTTP+JSON", "1.0", `${server.url}/`])
     await run(client.sendMessage(userText("hello")))
+    expect(log.at(-1)).toBe("POST /message:send")
+    const pinned = await restClient(server.url, { fetch: recording(log), protocolVersion: "0.3" })
+    await run(pinned.sendMessage(userText("hello")))
     expect(log.at(-1)).toBe("POST /v1/message:send")
     const auto = await run(A2AClient.make({ url: server.url }, quick))
-    expect([auto.transport, auto.endpoint]).toEqual(["JSONRPC", `${server.url}/`])
+    expect([auto.transport, auto.protocolVersion, auto.endpoint]).toEqual(["JSONRPC", "1.0", `${server.url}/`])
   })
 
   it("auto follows a card that prefers HTTP+JSON; a forced binding the card lacks is NoRestInterface", async () => {
@@ -85,7 +88,15 @@ describe("choosing the REST transport", () => {
   })
 })
 
-describe("every method over REST against our server", () => {
+/** The REST binding of each version: the options that pin it and the prefix of its paths. */
+const versions = [
+  { version: "0.3", prefix: "/v1", options: { protocolVersion: "0.3" } },
+  { version: "1.0", prefix: "", options: { protocolVersion: "1.0" } }
+] as const
+
+describe.each(versions)("every method over REST $version against our server", ({ version, prefix, options: pin }) => {
+  const restClient = (url: string, options: A2AClientOptions = {}) => run(A2AClient.make({ url }, { ...rest, ...pin, ...options }))
+
   it("message:send answers a Task or a Message; tasks/{id} honours historyLength", async () => {
     const client = await restClient(server.url)
     const task = asTask(await run(client.sendMessage(userText("hello there"))))
@@ -125,7 +136,7 @@ describe("every method over REST against our server", () => {
     expect(await run(client.deletePushConfig({ id: task.id, pushNotificationConfigId: "cfg-1" }))).toBeNull()
     expect(await run(client.listPushConfigs({ id: task.id }))).toEqual([])
     expect(await failure(client.getPushConfig({ id: task.id }))).toMatchObject({ _tag: "TaskNotFound" })
-    const configs = `/v1/tasks/${task.id}/pushNotificationConfigs`
+    const configs = `${prefix}/tasks/${task.id}/pushNotificationConfigs`
     expect(log.slice(-7)).toEqual([
       `POST ${configs}`,
       `GET ${configs}/cfg-1`,
@@ -138,12 +149,18 @@ describe("every method over REST against our server", () => {
     await run(client.cancelTask({ id: task.id }))
   })
 
-  it("GET /v1/card answers the extended card to an authenticated caller; without a key, the same error as JSON-RPC", async () => {
+  it("the extended card route answers an authenticated caller; without a key, the refusal JSON-RPC gives (0.3) or HTTP 401 (1.0)", async () => {
     const client = await restClient(secured.url, { headers: { "x-api-key": apiKey } })
     expect((await run(client.getAuthenticatedExtendedCard())).name).toBe(extendedCard.name)
     const anonymous = await failure((await restClient(secured.url)).getAuthenticatedExtendedCard())
-    const overRpc = await failure((await run(A2AClient.make({ url: secured.url }, quick))).getAuthenticatedExtendedCard())
-    expect(anonymous).toMatchObject({ _tag: overRpc._tag, code: (overRpc as { code?: number }).code, message: "authentication required" })
+    const overRpc = await failure((await run(A2AClient.make({ url: secured.url }, { ...quick, ...pin }))).getAuthenticatedExtendedCard())
+    if (version === "0.3") {
+      expect(anonymous).toMatchObject({ _tag: overRpc._tag, code: (overRpc as { code?: number }).code, message: "authentication required" })
+    } else {
+      // A 1.0 REST refusal is a google.rpc.Status without an A2A reason: an HTTP failure, its message kept.
+      expect(anonymous).toMatchObject({ _tag: "A2AClientTransportError", reason: "HttpStatus", status: 401 })
+      expect(anonymous.message).toContain("authentication required")
+    }
   })
 
   it("capabilities off: the catalogue's errors, as over JSON-RPC", async () => {
@@ -163,7 +180,9 @@ describe("every method over REST against our server", () => {
   })
 })
 
-describe("streams over REST against our server", () => {
+describe.each(versions)("streams over REST $version against our server", ({ prefix, options: pin }) => {
+  const restClient = (url: string, options: A2AClientOptions = {}) => run(A2AClient.make({ url }, { ...rest, ...pin, ...options }))
+
   it("message:stream delivers the Task, the chunks and the final status, decoded as A2A events", async () => {
     const client = await restClient(server.url)
     const events = await collect(client.streamMessage(userText("stream one two three")))
@@ -190,7 +209,7 @@ describe("streams over REST against our server", () => {
     const client = await restClient(server.url, {
       fetch: recording(log, async (input, init) => {
         const response = await fetch(input, init)
-        if (cut || !String(input).endsWith("/v1/message:stream")) return response
+        if (cut || !String(input).endsWith(`${prefix}/message:stream`)) return response
         cut = true
         return cutAfterEvents(response, 3)
       })
@@ -200,7 +219,7 @@ describe("streams over REST against our server", () => {
     const shape = (es: Array<StreamResult>) => es.map((e) => (e.kind === "artifact-update" ? e.artifact.parts : e.kind))
     expect(shape(events)).toEqual(shape(reference))
     const taskId = asTask(events[0]!).id
-    expect(log).toContain(`POST /v1/tasks/${taskId}:subscribe 3`)
+    expect(log).toContain(`POST ${prefix}/tasks/${taskId}:subscribe 3`)
   })
 
   it("a live task's stream cut mid-way resumes and still ends with the final status", async () => {
@@ -211,7 +230,7 @@ describe("streams over REST against our server", () => {
       fetch: async (input, init) => {
         const response = await fetch(input, init)
         if (String(input).includes(":subscribe")) subscribed()
-        if (cut || !String(input).endsWith("/v1/message:stream")) return response
+        if (cut || !String(input).endsWith(`${prefix}/message:stream`)) return response
         cut = true
         return cutAfterEvents(response, 2)
       }
@@ -225,39 +244,6 @@ describe("streams over REST against our server", () => {
     expect(seen.map((e) => (e.kind === "status-update" ? e.status.state : e.kind))).toEqual(["task", "working", "canceled"])
   })
 })
-
-/** Passes the first `count` SSE events of `response` through, then breaks the body as a dropped connection would. */
-const cutAfterEvents = (response: Response, count: number): Response => {
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  const encoder = new TextEncoder()
-  let pending = ""
-  let seen = 0
-  let broken = false
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // Erroring a stream drops the chunks still queued, so the break comes on the read after the last event.
-      if (broken) return controller.error(new TypeError("connection cut by the test"))
-      const { done, value } = await reader.read()
-      if (done) return controller.close()
-      pending += decoder.decode(value, { stream: true })
-      let out = ""
-      for (let end = pending.indexOf("\n\n"); end !== -1; end = pending.indexOf("\n\n")) {
-        const frame = pending.slice(0, end + 2)
-        pending = pending.slice(end + 2)
-        out += frame
-        if (frame.includes("data:") && ++seen === count) {
-          controller.enqueue(encoder.encode(out))
-          broken = true
-          return void reader.cancel().catch(() => {})
-        }
-      }
-      if (out !== "") controller.enqueue(encoder.encode(out))
-    },
-    cancel: (reason) => reader.cancel(reason)
-  })
-  return new Response(body, { status: response.status, headers: response.headers })
-}
 
 describe("invalid REST answers", () => {
   let peer: TestServer
@@ -295,6 +281,59 @@ describe("invalid REST answers", () => {
     const error = await failure(Stream.runForEach((await at("mid")).streamMessage(userText("x")), (e) => Effect.sync(() => seen.push(e.kind))))
     expect(seen).toEqual(["task"])
     expect(error).toMatchObject({ _tag: "Internal", message: "agent failed" })
+  })
+})
+
+describe("invalid REST answers in 1.0", () => {
+  let peer: TestServer
+  beforeAll(async () => {
+    peer = await serveWebHandler(async (request) => {
+      const path = new URL(request.url).pathname
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/a2a+json" } })
+      const working = { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } }
+      if (path === "/html/message:send") return new Response("<html></html>", { headers: { "content-type": "text/html" } })
+      if (path === "/shape/message:send") return json({ task: { id: "t", contextId: "c", status: { state: "completed" } } })
+      if (path === "/both/message:send") return json({ ...working, message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "x" }] } })
+      if (path === "/json/message:stream") return json(working)
+      if (path === "/mid/message:stream") {
+        const frames = `id: 1\ndata: ${JSON.stringify(working)}\n\n` +
+          `event: error\ndata: ${JSON.stringify({ error: { code: 500, status: "INTERNAL", message: "agent failed" } })}\n\n`
+        return new Response(frames, { headers: { "content-type": "text/event-stream" } })
+      }
+      if (path === "/odd/message:stream") {
+        return new Response(`event: error\ndata: ${JSON.stringify({ reason: "no" })}\n\n`, { headers: { "content-type": "text/event-stream" } })
+      }
+      if (path === "/gone/tasks/t") {
+        const info = { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }
+        return json({ error: { code: 404, status: "NOT_FOUND", message: "nothing here", details: [info] } }, 404)
+      }
+      // A 0.3 body (or a proxy's) is not a 1.0 error: an HTTP failure.
+      return json({ code: -32001, message: "nothing here" }, 404)
+    })
+  })
+  afterAll(() => peer.close())
+
+  const at = (prefix: string) => run(A2AClient.make({ endpoint: `${peer.url}/${prefix}` }, { ...rest, protocolVersion: "1.0" }))
+  const reason = (e: unknown) => (e as { _tag?: string })._tag === "InvalidAgentResponse" ? invalidAnswerReason(e as never) : e
+
+  it("non-JSON, 0.3 shapes, two oneof members and JSON replies to streams are InvalidAgentResponse", async () => {
+    expect(reason(await failure((await at("html")).sendMessage(userText("x"))))).toBe("NotJson")
+    expect(reason(await failure((await at("shape")).sendMessage(userText("x"))))).toBe("WrongShape")
+    expect(reason(await failure((await at("both")).sendMessage(userText("x"))))).toBe("WrongShape")
+    expect(reason(await failure(Stream.runDrain((await at("json")).streamMessage(userText("x")))))).toBe("NotSse")
+  })
+
+  it("a google.rpc.Status names its error by ErrorInfo; a body that is none is an HTTP failure", async () => {
+    expect(await failure((await at("gone")).getTask({ id: "t" }))).toMatchObject({ _tag: "TaskNotFound", message: "nothing here" })
+    expect(await failure((await at("other")).getTask({ id: "t" }))).toMatchObject({ _tag: "A2AClientTransportError", reason: "HttpStatus", status: 404 })
+  })
+
+  it("an `event: error` frame fails the stream with its error; a frame that is not a Status is InvalidAgentResponse", async () => {
+    const seen: Array<string> = []
+    const error = await failure(Stream.runForEach((await at("mid")).streamMessage(userText("x")), (e) => Effect.sync(() => seen.push(e.kind))))
+    expect(seen).toEqual(["task"])
+    expect(error).toMatchObject({ _tag: "Internal", message: "agent failed" })
+    expect(reason(await failure(Stream.runDrain((await at("odd")).streamMessage(userText("x")))))).toBe("WrongShape")
   })
 })
 

@@ -1,7 +1,8 @@
 /**
  * The REST (HTTP+JSON) binding of A2A 0.3.0 for the client: each method of the method table as its `/v1`
  * route, bodies written and answers read through the one mapping module `schemas/rest/`, so the typed
- * results are the same as over JSON-RPC.
+ * results are the same as over JSON-RPC. The exchange (`restCall`, `restStream`) is shared with the 1.0
+ * binding (`rest-v1-transport.ts`), which brings its own routes and error reading (`RestWire`).
  *
  * Errors travel as the catalogue's HTTP status with a `{ code, message, data? }` body (an `event: error`
  * frame inside a stream); they become the tagged classes through `fromWireError`. Anything else is
@@ -15,7 +16,7 @@
  * @module
  */
 import { Effect, Result, Schema, Stream } from "effect"
-import { fromWireError, type ProtocolError, TaskNotFound } from "../../schemas/error-catalogue.ts"
+import { fromWireError, type ProtocolError } from "../../schemas/error-catalogue.ts"
 import type { StreamResult } from "../../schemas/events.ts"
 import type { MethodParams, MethodResult } from "../../schemas/methods.ts"
 import { decodeRestResponse, toRest } from "../../schemas/rest/index.ts"
@@ -23,24 +24,43 @@ import { JSONRPCError } from "../../schemas/wire-errors.ts"
 import { readTextCapped } from "./body-reader.ts"
 import { type A2AClientError, A2AClientTransportError, excerpt, invalidAnswer } from "./errors.ts"
 import { exchange, type HttpRequest, mediaType, timeoutError } from "./http.ts"
-import type { RpcConfig, RpcFrame } from "./json-rpc-transport.ts"
+import { listTasksNeeds1_0, type RpcConfig, type RpcFrame } from "./json-rpc-transport.ts"
 import { sseMessages } from "./sse.ts"
-import type { ClientTransport, StreamingMethod, UnaryMethod } from "./transport.ts"
+import type { ClientTransport, ProtocolVersion, StreamingMethod, UnaryMethod } from "./transport.ts"
+import { withFirstPushConfig } from "./v1-operations.ts"
 
 type Decode<A> = (u: unknown) => Result.Result<A, Schema.SchemaError>
 
-/** One REST request: the route, its body, and how a successful answer is read. */
-interface RestCall<A> {
+/** One REST request: the route, its body's JSON text, and how a successful answer is read. */
+export interface RestCall<A> {
   readonly verb: HttpRequest["method"]
+  /** Below the base URL, query included. */
   readonly path: string
-  readonly body?: unknown
+  readonly body?: string
   /** Reads the JSON answer; `undefined` for routes answered without a body (204). */
   readonly decode: Decode<A> | undefined
 }
 
+/** What differs between the REST bindings of the two versions besides their routes. */
+export interface RestWire {
+  readonly version: ProtocolVersion
+  /** The error class of an error body (parsed JSON), or undefined when it is not one. */
+  readonly errorOf: (json: unknown) => ProtocolError | undefined
+  /** Reads one stream event's `data:` payload. */
+  readonly event: Decode<StreamResult>
+}
+
 const WireError = Schema.decodeUnknownOption(JSONRPCError)
 
-const decodeWireError = Schema.decodeUnknownResult(JSONRPCError)
+/** A2A 0.3's REST wire: `{ code, message, data? }` error bodies, REST (protobuf JSON) events. */
+const rest03: RestWire = {
+  version: "0.3",
+  errorOf: (json) => {
+    const wire = WireError(json)
+    return wire._tag === "Some" ? fromWireError(wire.value) : undefined
+  },
+  event: decodeRestResponse.streamResponse
+}
 
 const formatIssue = (error: Schema.SchemaError): string => excerpt(error.message, 400)
 
@@ -49,8 +69,8 @@ const task = (id: string): string => `v1/tasks/${encodeURIComponent(id)}`
 const configs = (id: string): string => `${task(id)}/pushNotificationConfigs`
 
 /** A body for `:cancel` / `:subscribe` only when there is metadata to carry (peers post them empty). */
-const metadataBody = (params: { readonly metadata?: unknown }): { readonly body?: unknown } =>
-  params.metadata === undefined ? {} : { body: { metadata: params.metadata } }
+const metadataBody = (params: { readonly metadata?: unknown }): { readonly body?: string } =>
+  params.metadata === undefined ? {} : { body: JSON.stringify({ metadata: params.metadata }) }
 
 /** The route of each unary method. */
 const unaryRoute = <M extends UnaryMethod>(method: M, params: MethodParams<M>): RestCall<MethodResult<M>> => {
@@ -58,7 +78,7 @@ const unaryRoute = <M extends UnaryMethod>(method: M, params: MethodParams<M>): 
   const route = ((): RestCall<unknown> => {
     switch (method as UnaryMethod) {
       case "message/send":
-        return { verb: "POST", path: "v1/message:send", body: toRest.sendMessageRequest(p), decode: decodeRestResponse.sendResponse }
+        return { verb: "POST", path: "v1/message:send", body: JSON.stringify(toRest.sendMessageRequest(p)), decode: decodeRestResponse.sendResponse }
       case "tasks/get": {
         const { historyLength, id } = p as MethodParams<"tasks/get">
         const query = historyLength === undefined ? "" : `?historyLength=${historyLength}`
@@ -68,7 +88,7 @@ const unaryRoute = <M extends UnaryMethod>(method: M, params: MethodParams<M>): 
         return { verb: "POST", path: `${task((p as MethodParams<"tasks/cancel">).id)}:cancel`, ...metadataBody(p), decode: decodeRestResponse.task }
       case "tasks/pushNotificationConfig/set": {
         const config = p as MethodParams<"tasks/pushNotificationConfig/set">
-        return { verb: "POST", path: configs(config.taskId), body: toRest.createPushConfigRequest(config), decode: decodeRestResponse.taskPushConfig }
+        return { verb: "POST", path: configs(config.taskId), body: JSON.stringify(toRest.createPushConfigRequest(config)), decode: decodeRestResponse.taskPushConfig }
       }
       case "tasks/pushNotificationConfig/get": {
         const { id, pushNotificationConfigId } = p as MethodParams<"tasks/pushNotificationConfig/get">
@@ -90,7 +110,7 @@ const unaryRoute = <M extends UnaryMethod>(method: M, params: MethodParams<M>): 
 /** The route of each streaming method. */
 const streamRoute = <M extends StreamingMethod>(method: M, params: MethodParams<M>): Omit<RestCall<StreamResult>, "decode"> =>
   method === "message/stream"
-    ? { verb: "POST", path: "v1/message:stream", body: toRest.sendMessageRequest(params as MethodParams<"message/stream">) }
+    ? { verb: "POST", path: "v1/message:stream", body: JSON.stringify(toRest.sendMessageRequest(params as MethodParams<"message/stream">)) }
     : { verb: "POST", path: `${task((params as MethodParams<"tasks/resubscribe">).id)}:subscribe`, ...metadataBody(params) }
 
 /**
@@ -98,6 +118,7 @@ const streamRoute = <M extends StreamingMethod>(method: M, params: MethodParams<
  * status); otherwise an HTTP error status is a transport error, and a 2xx the `otherwise` refusal.
  */
 const refusal = (
+  wire: RestWire,
   url: string,
   method: string,
   response: Response,
@@ -110,8 +131,8 @@ const refusal = (
   } catch {
     json = undefined
   }
-  const wire = WireError(json)
-  if (wire._tag === "Some" && !response.ok) return fromWireError(wire.value)
+  const error = response.ok ? undefined : wire.errorOf(json)
+  if (error !== undefined) return error
   if (!response.ok) {
     return new A2AClientTransportError({
       reason: "HttpStatus",
@@ -140,13 +161,14 @@ const readJson = <A>(url: string, method: string, text: string, decode: Decode<A
     return decoded.success
   })
 
-/** Performs one REST request, bounded by `timeoutMs` end to end. */
-const restCall = <A>(
+/** Performs one REST request of `wire`'s version, bounded by `timeoutMs` end to end. */
+export const restCall = <A>(
   config: RpcConfig,
   base: string,
   method: string,
   route: RestCall<A>,
-  headers: Readonly<Record<string, string>> | undefined
+  headers: Readonly<Record<string, string>> | undefined,
+  wire: RestWire = rest03
 ): Effect.Effect<A, A2AClientError> => {
   const url = `${base}${route.path}`
   return Effect.scoped(
@@ -156,11 +178,12 @@ const restCall = <A>(
         method: route.verb,
         operation: method,
         accept: "application/json",
-        body: route.body === undefined ? undefined : JSON.stringify(route.body),
-        headers
+        body: route.body,
+        headers,
+        version: wire.version
       })
       const text = yield* readTextCapped(response, { url, method, idleTimeoutMs: config.idleTimeoutMs, maxBytes: config.maxResponseBytes })
-      if (!response.ok) return yield* Effect.fail(refusal(url, method, response, text, () => undefined as never))
+      if (!response.ok) return yield* Effect.fail(refusal(wire, url, method, response, text, () => undefined as never))
       // Routes without a result (delete) answer 204; a body, if any, is not read.
       if (route.decode === undefined) return null as A
       return yield* readJson(url, method, text, route.decode)
@@ -168,28 +191,14 @@ const restCall = <A>(
   ).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, method, config.timeoutMs)) }))
 }
 
-/** The answer of a get without a config id: the task's first config, as the JSON-RPC method gives it. */
-const firstPushConfig = (
-  config: RpcConfig,
-  base: string,
-  params: MethodParams<"tasks/pushNotificationConfig/get">,
-  headers: Readonly<Record<string, string>> | undefined
-): Effect.Effect<MethodResult<"tasks/pushNotificationConfig/get">, A2AClientError> =>
-  Effect.flatMap(
-    restCall(config, base, "tasks/pushNotificationConfig/get", unaryRoute("tasks/pushNotificationConfig/list", { id: params.id }), headers),
-    (list) =>
-      list[0] !== undefined
-        ? Effect.succeed(list[0])
-        : Effect.fail(new TaskNotFound({ message: `Task ${params.id} has no push notification config` }))
-  )
-
 /** Opens one REST SSE connection; `data:` payloads are bare REST events, `event: error` frames fail the stream. */
-const restStream = (
+export const restStream = (
   config: RpcConfig,
   base: string,
   method: StreamingMethod,
   route: Omit<RestCall<StreamResult>, "decode">,
-  headers: Readonly<Record<string, string>> | undefined
+  headers: Readonly<Record<string, string>> | undefined,
+  wire: RestWire = rest03
 ): Stream.Stream<RpcFrame<StreamResult>, A2AClientError> =>
   Stream.unwrap(
     Effect.gen(function*() {
@@ -200,12 +209,13 @@ const restStream = (
         method: route.verb,
         operation: method,
         accept: "text/event-stream",
-        body: route.body === undefined ? undefined : JSON.stringify(route.body),
-        headers
+        body: route.body,
+        headers,
+        version: wire.version
       }).pipe(Effect.timeoutOrElse({ duration: config.timeoutMs, orElse: () => Effect.fail(timeoutError(url, method, config.timeoutMs)) }))
       if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
         const text = yield* readTextCapped(response, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxBytes: config.maxResponseBytes })
-        return yield* Effect.fail(refusal(url, method, response, text, () =>
+        return yield* Effect.fail(refusal(wire, url, method, response, text, () =>
           invalidAnswer(
             "NotSse",
             `${url} answered the streaming method ${method} with ${mediaType(response) || "no content type"} instead of text/event-stream`,
@@ -215,17 +225,20 @@ const restStream = (
       return sseMessages(response.body, { ...where, idleTimeoutMs: config.idleTimeoutMs, maxEventBytes: config.maxEventBytes }).pipe(
         Stream.mapEffect((message): Effect.Effect<RpcFrame<StreamResult>, ProtocolError> => {
           if (message.event === "error") {
-            return Effect.flatMap(readJson(url, method, message.data, decodeWireError), (e) =>
-              Effect.fail(fromWireError(e)))
+            return Effect.flatMap(readJson(url, method, message.data, (u) => Result.succeed(u)), (json) =>
+              Effect.fail(
+                wire.errorOf(json) ??
+                  invalidAnswer("WrongShape", `${url} sent an error event that is not an A2A error`, { ...where, detail: excerpt(message.data) })
+              ))
           }
-          return Effect.map(readJson(url, method, message.data, decodeRestResponse.streamResponse), (result) => ({ id: message.id, result }))
+          return Effect.map(readJson(url, method, message.data, wire.event), (result) => ({ id: message.id, result }))
         })
       )
     })
   )
 
 /** A base URL that `v1/...` can be appended to. */
-const asBase = (url: string): string => (url.endsWith("/") ? url : `${url}/`)
+export const asBase = (url: string): string => (url.endsWith("/") ? url : `${url}/`)
 
 /**
  * The REST binding at `baseUrl` (the card's `HTTP+JSON` interface URL; `v1/...` is appended to it), as the
@@ -235,14 +248,11 @@ export const restTransport = (baseUrl: string): ClientTransport => {
   const base = asBase(baseUrl)
   return {
     protocol: "HTTP+JSON",
+    protocolVersion: "0.3",
     endpoint: base,
-    call: (config, method, params, headers) => {
-      if (method === "tasks/pushNotificationConfig/get") {
-        const p = params as MethodParams<"tasks/pushNotificationConfig/get">
-        if (p.pushNotificationConfigId === undefined) return firstPushConfig(config, base, p, headers) as never
-      }
-      return restCall(config, base, method, unaryRoute(method, params), headers)
-    },
-    open: (config, method, params, headers) => restStream(config, base, method, streamRoute(method, params), headers)
+    call: (config, method, params, headers) =>
+      withFirstPushConfig((m, p) => restCall(config, base, m, unaryRoute(m, p), headers))(method, params),
+    open: (config, method, params, headers) => restStream(config, base, method, streamRoute(method, params), headers),
+    listTasks: () => Effect.fail(listTasksNeeds1_0(base))
   }
 }

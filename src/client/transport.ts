@@ -6,6 +6,7 @@
  */
 import type { Effect, Stream } from "effect"
 import type { StreamResult } from "../../schemas/events.ts"
+import type { ListTasksParams, ListTasksResult } from "../../schemas/list-tasks.ts"
 import type { MethodName, MethodParams, MethodResult, methods } from "../../schemas/methods.ts"
 import type { A2AClientError } from "./errors.ts"
 import type { RpcConfig, RpcFrame } from "./json-rpc-transport.ts"
@@ -21,6 +22,12 @@ export type TransportProtocol = "JSONRPC" | "HTTP+JSON"
 /** Which binding a client uses: one of them, or `auto` (the card's preference when supported). */
 export type TransportChoice = TransportProtocol | "auto"
 
+/** The A2A versions the client speaks. */
+export type ProtocolVersion = "1.0" | "0.3"
+
+/** Which version a client speaks: one of them, or `auto` (1.0 when the card offers it, else 0.3). */
+export type VersionChoice = ProtocolVersion | "auto"
+
 /** Every binding this client implements, in the order `auto` falls back through a card's interfaces. */
 export const supportedProtocols: ReadonlyArray<TransportProtocol> = ["JSONRPC", "HTTP+JSON"]
 
@@ -28,6 +35,8 @@ export const supportedProtocols: ReadonlyArray<TransportProtocol> = ["JSONRPC", 
 export interface ClientTransport {
   /** The binding's name as cards spell it. */
   readonly protocol: TransportProtocol
+  /** The A2A version every request speaks (and names in `A2A-Version`). */
+  readonly protocolVersion: ProtocolVersion
   /** Where requests go: the JSON-RPC endpoint, or the REST base URL (ending in `/`). */
   readonly endpoint: string
   /** One unary method, bounded by `config.timeoutMs`, its answer decoded with the method's result schema. */
@@ -44,4 +53,10 @@ export interface ClientTransport {
     params: MethodParams<M>,
     headers: Readonly<Record<string, string>> | undefined
   ) => Stream.Stream<RpcFrame<StreamResult>, A2AClientError>
+  /** `ListTasks` (A2A 1.0); a 0.3 binding fails with UnsupportedOperation, having nothing to send. */
+  readonly listTasks: (
+    config: RpcConfig,
+    params: ListTasksParams,
+    headers: Readonly<Record<string, string>> | undefined
+  ) => Effect.Effect<ListTasksResult, A2AClientError>
 }

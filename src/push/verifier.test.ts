@@ -6,6 +6,7 @@ import { jwksResponse, makePushKeySet } from "./jwks.ts"
 import { memoryReplayCache } from "./replay-cache.ts"
 import { makePushSigner } from "./signer.ts"
 import { makePushVerifier, type PushVerifierOptions } from "./verifier.ts"
+import { taskJson } from "../../schemas/v1/v1-json.ts"
 
 const hook = "https://me.example.com/a2a/hook"
 const issuer = "https://agent.example.com"
@@ -29,6 +30,23 @@ const setup = (config = { url: hook, token: "tok-1" }) =>
   })
 
 describe("push verifier", () => {
+  it.effect("accepts a notification of a config registered over A2A 1.0 ({\"task\": …}) as the same model Task", () =>
+    Effect.gen(function*() {
+      const { signer, verifier, config } = yield* setup()
+      const body = `{"task":${taskJson(task)}}`
+      const h = yield* signer.headers({ taskId: task.id, config, body })
+      const v = yield* verifier()
+      const verified = yield* v.verify({ authorization: h["Authorization"], token: h["X-A2A-Notification-Token"], body })
+      expect(verified.task).toEqual(task)
+      // A 1.0 body that holds no Task, or a 1.0 task of another id, is refused.
+      const event = `{"statusUpdate":{"taskId":"task-1","contextId":"ctx-1","status":{"state":"TASK_STATE_COMPLETED"}}}`
+      const e = yield* signer.headers({ taskId: task.id, config, body: event })
+      expect((yield* Effect.flip(v.verify({ authorization: e["Authorization"], token: "tok-1", body: event }))).reason).toBe("bad-body")
+      const other = `{"task":${taskJson({ ...task, id: "task-2" })}}`
+      const o = yield* signer.headers({ taskId: task.id, config, body: other })
+      expect((yield* Effect.flip(v.verify({ authorization: o["Authorization"], token: "tok-1", body: other }))).reason).toBe("task-mismatch")
+    }))
+
   it.effect("accepts our signed notification and returns the decoded Task", () =>
     Effect.gen(function*() {
       const { notify, verifier } = yield* setup()

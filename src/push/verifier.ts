@@ -2,7 +2,8 @@
  * The receiving side: for users whose webhook gets our notifications. Verifies the Bearer JWT
  * against the sender's JWKS (signature, `aud` = this webhook, `iss`, time window), refuses a replayed
  * `jti`, checks the notification token when one is expected, and decodes the body as a Task whose id
- * matches the token's `taskId` claim.
+ * matches the token's `taskId` claim: the Task itself (a config registered over A2A 0.3), or a 1.0
+ * `StreamResponse` holding it (`{"task": …}`, a config registered over 1.0), read into the same model Task.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { bodyDigest, bodyDigestClaim } from "./body-digest.ts"
 import { Clock, Data, Effect, Schema } from "effect"
 import * as jose from "jose"
 import { Task } from "../../schemas/index.ts"
+import { decodeV1Response } from "../../schemas/v1/decode.ts"
+import { taskFromV1 } from "../../schemas/v1/from-v1.ts"
 import { pushSigningAlg } from "./jwks.ts"
 import { memoryReplayCache, type ReplayCache } from "./replay-cache.ts"
 import { notificationTokenHeader, type PushTokenClaims } from "./signer.ts"
@@ -103,7 +106,16 @@ const fromJoseError = (e: unknown): NotificationRejected => {
   return reject("keys-unavailable", "the sender's keys could not be loaded")
 }
 
-const decodeTask = Schema.decodeUnknownEffect(Schema.fromJsonString(Task))
+const decodeTask03 = Schema.decodeUnknownEffect(Task)
+
+/** The body as the model's Task: a 0.3 Task, or a 1.0 StreamResponse that holds one. */
+const decodeTask = (body: string): Effect.Effect<Task, unknown> =>
+  Effect.flatMap(Effect.try(() => JSON.parse(body) as unknown), (json): Effect.Effect<Task, unknown> => {
+    const wrapped = typeof json === "object" && json !== null && !Array.isArray(json) && "task" in json
+    if (!wrapped) return decodeTask03(json)
+    const v1 = decodeV1Response.streamResponse(json)
+    return v1._tag === "Success" && v1.success.task !== undefined ? Effect.succeed(taskFromV1(v1.success.task)) : Effect.fail("not a Task")
+  })
 
 /**
  * Makes a verifier. Time comes from Effect's Clock (`TestClock` in tests).

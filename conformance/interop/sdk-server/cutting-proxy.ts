@@ -1,7 +1,7 @@
 /**
  * A TCP proxy on 127.0.0.1, port 0, that cuts one connection on purpose: the first connection whose
- * request is a `message/stream` is destroyed on both sides right after a response chunk containing
- * `cutAfter` has been forwarded. Used to break a stream of the SDK server mid-way, as a network failure
+ * request is a stream request (`message/stream` by default; see `CutMarkers` for 1.0 and REST) is destroyed
+ * on both sides right after a response chunk containing `cutAfter` has been forwarded. Used to break a stream of the SDK server mid-way, as a network failure
  * would.
  *
  * @module
@@ -15,13 +15,23 @@ export interface CuttingProxy {
   readonly origin: string
   /** Connections cut so far. */
   readonly cuts: () => number
-  /** Calls `listener` once a `tasks/resubscribe` response starts flowing back through the proxy. */
+  /** Calls `listener` once a resubscription's snapshot starts flowing back through the proxy. */
   readonly onResubscribeAnswered: (listener: () => void) => void
   readonly close: () => Promise<void>
 }
 
+/** How the proxy recognises a stream request, a resubscription, and the snapshot that answers it. */
+export interface CutMarkers {
+  readonly stream: string
+  readonly resubscribe: string
+  readonly snapshot: string
+}
+
+/** The markers of A2A 0.3 over JSON-RPC. */
+export const jsonRpc03Markers: CutMarkers = { stream: '"method":"message/stream"', resubscribe: '"method":"tasks/resubscribe"', snapshot: '"kind":"task"' }
+
 /** Starts a proxy to `target` (`host:port`). */
-export const startCuttingProxy = async (targetPort: number, cutAfter: string): Promise<CuttingProxy> => {
+export const startCuttingProxy = async (targetPort: number, cutAfter: string, markers: CutMarkers = jsonRpc03Markers): Promise<CuttingProxy> => {
   let cuts = 0
   let listeners: Array<() => void> = []
   const sockets = new Set<Socket>()
@@ -32,8 +42,8 @@ export const startCuttingProxy = async (targetPort: number, cutAfter: string): P
     let resubscribing = false
     client.on("data", (data: Buffer) => {
       const text = data.toString("utf8")
-      if (text.includes('"method":"message/stream"') && cuts === 0) streaming = true
-      if (text.includes('"method":"tasks/resubscribe"')) resubscribing = true
+      if (text.includes(markers.stream) && cuts === 0) streaming = true
+      if (text.includes(markers.resubscribe)) resubscribing = true
       upstream.write(data)
     })
     upstream.on("data", (data: Buffer) => {
@@ -48,7 +58,7 @@ export const startCuttingProxy = async (targetPort: number, cutAfter: string): P
         return
       }
       client.write(data)
-      if (resubscribing && text.includes('"kind":"task"')) {
+      if (resubscribing && text.includes(markers.snapshot)) {
         resubscribing = false
         const waiting = listeners
         listeners = []
