@@ -4,20 +4,15 @@
  * cost. The check is one look at the running fiber, before any span or attribute is made. Stacks are never
  * captured; they would only ever point at this file.
  */
-import { Context, Effect, type Exit, Fiber, Option, Tracer } from "effect"
+import { Context, Effect, type Exit, Option, Tracer } from "effect"
 import { HttpTraceContext } from "effect/http"
 import type { Headers } from "effect/http"
-import { CurrentTelemetry } from "../telemetry/telemetry.ts"
+import { telemetryOf } from "../telemetry/telemetry.ts"
+export { observing, traceparentOf } from "../telemetry/trace-context.ts"
 import { openTaskSpan } from "../telemetry/task-telemetry.ts"
 
 /** The tracer of a runtime nobody configured: its spans go nowhere. */
 const nativeTracer: Tracer.Tracer = Tracer.nativeTracer
-
-/** Whether the running fiber has a tracer that records, or the server's telemetry: the one check when off. */
-export const observing = (): boolean => {
-  const fiber = Fiber.getCurrent()
-  return fiber !== undefined && (fiber.getRef(Tracer.Tracer) !== nativeTracer || fiber.getRef(CurrentTelemetry) !== undefined)
-}
 
 /** Runs `effect` in a span named `name` with `attributes`, when a real tracer is installed. */
 export const traced = <A, E, R>(
@@ -27,9 +22,6 @@ export const traced = <A, E, R>(
 ): Effect.Effect<A, E, R> =>
   Effect.flatMap(Effect.tracer, (tracer) =>
     tracer === nativeTracer ? effect : Effect.withSpan(effect, name, { attributes, captureStackTrace: false }))
-
-/** The W3C `traceparent` header naming `span` as the parent of what the request starts. */
-export const traceparentOf = (span: Tracer.AnySpan): string => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
 
 /** What a request is, for its span and metrics. */
 export interface RequestFacts {
@@ -49,7 +41,7 @@ export interface RequestEnd {
 /**
  * Runs a request's handling in an `a2a.request` server span, and records it in the server's metrics. Its
  * parent is the span the fiber is already in (an embedder's HTTP server span), else the W3C `traceparent`
- * (and `tracestate`) the request carries. Call only when {@link observing}.
+ * (and `tracestate`) the request carries. Call only when `observing()`.
  */
 export const observeRequest = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
@@ -57,7 +49,7 @@ export const observeRequest = <A, E, R>(
   end: (exit: Exit.Exit<A, E>) => RequestEnd
 ): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) => {
-    const telemetry = fiber.getRef(CurrentTelemetry)
+    const telemetry = telemetryOf(fiber)
     const instruments = telemetry?.instruments
     const tracing = fiber.getRef(Tracer.Tracer) !== nativeTracer
     const started = performance.now()
@@ -97,7 +89,7 @@ export const observeRequest = <A, E, R>(
 export const tracedRun = <A, E, R>(effect: Effect.Effect<A, E, R>, taskId: string, principal: string): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) => {
     if (fiber.getRef(Tracer.Tracer) === nativeTracer) return effect
-    const telemetry = fiber.getRef(CurrentTelemetry)
+    const telemetry = telemetryOf(fiber)
     const parent = telemetry?.tracer === undefined ? undefined : openTaskSpan(telemetry, taskId, principal)
     return Effect.withSpan(effect, "a2a.agent.run", {
       attributes: { "a2a.task.id": taskId, "a2a.principal": principal },

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { Context, Effect, Fiber, Option, Tracer } from "effect"
-import { traceparentOf } from "../runtime/tracing.ts"
+import { Effect, type Tracer } from "effect"
+import { currentSpan, traceparentOf } from "./trace-context.ts"
 import type { PushEvent } from "../push/push-events.ts"
 import type { PushTrace } from "../push/delivery-queue.ts"
 import type { Task } from "../../schemas/index.ts"
@@ -54,8 +54,7 @@ export const pushTrace = (telemetry: Telemetry): PushLinks => {
           { kind: "client", attributes: { "a2a.push.attempt": attempt, "http.request.method": "POST" }, captureStackTrace: false }
         ),
       headers: () => {
-        const fiber = Fiber.getCurrent()
-        const span = fiber === undefined ? undefined : Option.getOrUndefined(Context.getOption(fiber.context, Tracer.ParentSpan))
+        const span = currentSpan()
         return span === undefined ? {} : { traceparent: traceparentOf(span) }
       }
     }

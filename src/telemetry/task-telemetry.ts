@@ -5,18 +5,14 @@
  *
  * @module
  */
-import { Context, Effect, Exit, Fiber, Option, type Scope, Tracer } from "effect"
+import { Context, type Effect, Exit, Option, type Scope, type Tracer } from "effect"
+import { currentSpan } from "./trace-context.ts"
 import { isTerminal } from "../../machines/task-types.ts"
 import type { TaskRuntime } from "../runtime/task-runtime.ts"
 import type { Telemetry } from "./telemetry.ts"
 
 const nowNanos = (): bigint => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
 
-/** The span the running fiber is in: the request's, when a request made the change. */
-const currentParent = (): Tracer.AnySpan | undefined => {
-  const fiber = Fiber.getCurrent()
-  return fiber === undefined ? undefined : Option.getOrUndefined(Context.getOption(fiber.context, Tracer.ParentSpan))
-}
 
 /**
  * The span of task `taskId`, opened now if it is not open yet: in the span the running fiber is in (the
@@ -25,7 +21,7 @@ const currentParent = (): Tracer.AnySpan | undefined => {
 export const openTaskSpan = (telemetry: Telemetry, taskId: string, principal: string, at: bigint = nowNanos()): Tracer.Span => {
   const open = telemetry.taskSpans.get(taskId)
   if (open !== undefined || telemetry.tracer === undefined) return open!
-  const parent = currentParent()
+  const parent = currentSpan()
   const span = telemetry.tracer.span({
     name: "a2a.task",
     parent: parent === undefined ? Option.none() : Option.some(parent),

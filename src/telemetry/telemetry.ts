@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { Config, Context, Effect, Layer, Metric, Option, type Scope, Tracer } from "effect"
+import { Config, Context, Effect, type Fiber, Layer, Metric, Option, type Scope, Tracer } from "effect"
+import { CurrentTelemetry } from "./trace-context.ts"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer, PrometheusMetrics } from "effect/observability"
 import { type Instruments, makeInstruments } from "./instruments.ts"
@@ -29,11 +30,8 @@ export interface Telemetry {
   readonly taskSpans: Map<string, Tracer.Span>
 }
 
-/** The telemetry of the server a fiber works for, read by the few hooks that live below the server. */
-export const CurrentTelemetry: Context.Reference<Telemetry | undefined> = Context.Reference<Telemetry | undefined>(
-  "a2a-actors/Telemetry",
-  { defaultValue: () => undefined }
-)
+/** The telemetry of the server the running fiber works for. */
+export const telemetryOf = (fiber: Fiber.Fiber<unknown, unknown>): Telemetry | undefined => fiber.getRef(CurrentTelemetry) as Telemetry | undefined
 
 /** `OTEL_EXPORTER_OTLP_HEADERS`: `key=value` pairs separated by commas, each side URL-encoded. */
 export const parseOtlpHeaders = (text: string): Record<string, string> => {
