@@ -40,6 +40,7 @@ import { Workflow } from "../workflow/index.ts"
 import { makeTelemetry, type Telemetry } from "../telemetry/telemetry.ts"
 import type { TelemetryOptions } from "../telemetry/telemetry-options.ts"
 import { watchTasks } from "../telemetry/task-telemetry.ts"
+import { instrumentStoreOption } from "../telemetry/store-telemetry.ts"
 import { metricsRoute } from "./metrics-route.ts"
 
 /** Options of {@link A2AServer.make} and {@link A2AServer.layer}. */
@@ -159,11 +160,15 @@ const buildServer = (agent: Agent, config: A2AServerConfig, telemetry: Telemetry
           "configured for the server, never one taken from a request"
       )
     }
-    const audit = makeAuditTrail(config.audit)
+    const instruments = telemetry?.instruments
+    const audit = makeAuditTrail(config.audit, instruments === undefined ? undefined : instruments.audit)
     const maxConfigs = config.push?.maxConfigsPerTask
+    const given = config.runtime?.store
+    // A store the embedder gave (PostgreSQL) is observed operation by operation; the default in-memory one is not.
+    const runtimeOptions = telemetry === undefined || given === undefined ? config.runtime : { ...config.runtime, store: instrumentStoreOption(given, telemetry) }
     const runtime = yield* TaskRuntime.make(
       agent,
-      maxConfigs === undefined ? config.runtime : { ...config.runtime, maxPushConfigsPerTask: maxConfigs }
+      maxConfigs === undefined ? runtimeOptions : { ...runtimeOptions, maxPushConfigsPerTask: maxConfigs }
     )
     const streamsEnded = yield* Deferred.make<void>()
     const facts = { rest: true, extendedCard: config.extendedCard !== undefined, tenant: options.tenant }

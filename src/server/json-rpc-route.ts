@@ -33,6 +33,7 @@ import type { Admission } from "./admission.ts"
 import { utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
 import { observeRequest, observing } from "../runtime/tracing.ts"
+import { isResubscribe, observeStream } from "../telemetry/stream-telemetry.ts"
 import { negotiateExtensions, requestedExtensions } from "./extensions.ts"
 import { successResponse, type RequestId } from "./json-rpc-envelope.ts"
 import type { DecodedCoreCall, JsonRpcDialect } from "./json-rpc-dialect.ts"
@@ -278,7 +279,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       }
       const events = outcome.success as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
       return HttpServerResponse.stream(
-        sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
+        sseBody(id, observeStream(events, ctx.lastEventId !== undefined || isResubscribe(method)).pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
         { headers: { ...sseHeaders, ...echo } }
       )
     }).pipe(

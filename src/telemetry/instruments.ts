@@ -29,6 +29,28 @@ export const metricNames = {
   auditDrops: "a2a.audit.drops"
 } as const
 
+/**
+ * A metric's name in Prometheus, as OpenTelemetry's Prometheus exporters spell it: dots become underscores
+ * (done by the formatter), a counter ends in `_total`, a duration in seconds in `_seconds`.
+ */
+export const prometheusName = (name: string): string => {
+  if (name === metricNames.requestDuration || name === metricNames.pushDuration || name === metricNames.storeDuration) return `${name}_seconds`
+  return counterNames.has(name) ? `${name}_total` : name
+}
+
+const counterNames: ReadonlySet<string> = new Set([
+  metricNames.requests,
+  metricNames.tasksCreated,
+  metricNames.transitions,
+  metricNames.streamEvents,
+  metricNames.replays,
+  metricNames.pushDeliveries,
+  metricNames.storeFailures,
+  metricNames.leaseTakeovers,
+  metricNames.auditRecords,
+  metricNames.auditDrops
+])
+
 const requestDuration = Metric.histogram(metricNames.requestDuration, {
   description: "Duration of A2A requests until their answer starts, in seconds (a stream's answer starts with its first event)",
   boundaries: secondsBuckets

@@ -9,7 +9,7 @@ import { Config, Context, Effect, type Fiber, Layer, Metric, Option, type Scope,
 import { CurrentTelemetry } from "./trace-context.ts"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer, PrometheusMetrics } from "effect/observability"
-import { type Instruments, makeInstruments } from "./instruments.ts"
+import { type Instruments, makeInstruments, prometheusName } from "./instruments.ts"
 import type { OtlpExportOptions, TelemetryOptions } from "./telemetry-options.ts"
 
 /** A server's telemetry, when any of it is on. */
@@ -128,7 +128,7 @@ export const makeTelemetry = (
       instruments: keepMetrics ? makeInstruments(registry) : undefined,
       context: services,
       prometheusPath,
-      prometheusText: () => PrometheusMetrics.formatUnsafe(registry),
+      prometheusText: () => PrometheusMetrics.formatUnsafe(registry, { metricNameMapper: prometheusName }),
       flush,
       taskSpans: new Map()
     }

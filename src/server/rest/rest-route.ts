@@ -13,6 +13,7 @@
  * ```
  */
 import { observeRequest, observing, type RequestFacts } from "../../runtime/tracing.ts"
+import { isResubscribe, observeStream } from "../../telemetry/stream-telemetry.ts"
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
@@ -224,7 +225,10 @@ export const restRoute = (deps: RestRouteDeps) => {
           return HttpServerResponse.empty({ status: 204, headers: echo })
         case "Stream":
           return HttpServerResponse.stream(
-            dialect.sse(result.events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+            dialect.sse(
+              observeStream(result.events, ctx.lastEventId !== undefined || isResubscribe(method)).pipe(Stream.interruptWhen(deps.shutdown)),
+              { heartbeatMs: options.heartbeatMs }
+            ),
             { headers: { ...sseHeaders, ...echo } }
           )
       }
