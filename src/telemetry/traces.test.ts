@@ -92,4 +92,23 @@ describe("traces over OTLP", () => {
     expect(request.parentSpanId).toBeUndefined()
     expect(request.attributes).toMatchObject({ "a2a.method": "tasks/get", "a2a.result.code": -32001, "a2a.task.id": "no-such-task" })
   })
+
+  it("exports the server's log lines over OTLP with the trace and span they were written in", async () => {
+    const otlp = await startOtlpReceiver()
+    cleanup.push(() => otlp.close())
+    const agent = Agent.make({
+      card: testCard(),
+      execute: (ctx) => Effect.andThen(Effect.logInfo("looking the order up"), ctx.complete("done"))
+    })
+    const { http } = await start(agent, otlp)
+    const traceId = "0af7651916cd43dd8448eb211c80319c"
+    await fetch(http.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: rpc(3, "message/send", message("where is my order?"))
+    })
+    const log = await otlp.until(() => otlp.logs().find((l) => l.body === "looking the order up"))
+    const run = await otlp.until(() => otlp.spans().find((s) => s.name === "a2a.agent.run"))
+    expect(log).toMatchObject({ severityText: "Info", traceId, spanId: run.spanId, service: "traced agent" })
+  })
 })
