@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { apiKeyAuthenticator } from "../auth/api-key.ts"
-import { serveNode } from "../adapters/node.ts"
+import { serveMetrics, serveNode } from "../adapters/node.ts"
 import { memoryAuditSink } from "../audit/audit-sink.ts"
 import { A2AServer, type A2AServerConfig } from "../server/a2a-server.ts"
 import { testAgent } from "../../testing/server/test-agent.ts"
@@ -122,5 +122,26 @@ describe("metrics", () => {
     expect(last("a2a.task.transitions", { "a2a.task.state": "completed" })?.value).toBe(3)
     expect(last("a2a.server.stream.events")?.value).toBe(3)
     expect(last("a2a.server.stream.replays")?.value).toBe(1)
+  })
+
+  it("serves the metrics on a loopback port of their own with serveMetrics, and nothing else there", async () => {
+    const server = await A2AServer.make(testAgent(), { telemetry: { metrics: true } })
+    const listening = await serveNode(server, { port: 0, host: "127.0.0.1" })
+    const metrics = await serveMetrics(server, { port: 0 })
+    cleanup.push(() => listening.close({ graceMs: 0 }), () => metrics.close())
+    expect(metrics.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    // Not on the server's own port: only `prometheus` puts it there.
+    expect((await fetch(`${listening.url}/metrics`)).status).toBe(404)
+    await workload(listening.url)
+    const families = parsePrometheus(await (await fetch(metrics.url)).text())
+    expect(sample(families, "a2a_server_requests_total", { a2a_method: "message/send", a2a_outcome: "ok" })).toBe(3)
+    expect((await fetch(metrics.url.replace("/metrics", "/other"))).status).toBe(404)
+  })
+
+  it("keeps no metrics and serves no endpoint with telemetry off", async () => {
+    const server = await A2AServer.make(testAgent())
+    expect(server.metrics).toBeUndefined()
+    await expect(serveMetrics(server)).rejects.toThrow(/telemetry: \{ metrics: true \}/)
+    await server.dispose({ graceMs: 0 })
   })
 })

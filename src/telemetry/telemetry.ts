@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Config, Context, Effect, type Fiber, Layer, Metric, Option, type Scope, Tracer } from "effect"
+import { Config, ConfigProvider, Context, Effect, type Fiber, Layer, Metric, Option, type Scope, Tracer } from "effect"
 import { CurrentTelemetry } from "./trace-context.ts"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer, PrometheusMetrics } from "effect/observability"
@@ -65,7 +65,11 @@ const resolveOtlp = (given: OtlpExportOptions, defaultServiceName: string): Effe
       headers: optionalEnv("OTEL_EXPORTER_OTLP_HEADERS"),
       protocol: optionalEnv("OTEL_EXPORTER_OTLP_PROTOCOL"),
       serviceName: optionalEnv("OTEL_SERVICE_NAME")
-    }).pipe(Effect.orDie)
+    }).pipe(
+      // The environment as it is when the server starts (Effect's default provider keeps the one it first saw).
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv()),
+      Effect.orDie
+    )
     const endpoint = given.endpoint ?? Option.getOrUndefined(env.endpoint)
     if (endpoint === undefined || endpoint === "") {
       return yield* Effect.die(new Error("OTLP export needs an endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT or `telemetry.otlp.endpoint`"))

@@ -111,4 +111,35 @@ describe("traces over OTLP", () => {
     const run = await otlp.until(() => otlp.spans().find((s) => s.name === "a2a.agent.run"))
     expect(log).toMatchObject({ severityText: "Info", traceId, spanId: run.spanId, service: "traced agent" })
   })
+
+  it("takes the endpoint, headers, protocol and service name from the OTEL_* environment with otlp: true", async () => {
+    const otlp = await startOtlpReceiver()
+    cleanup.push(() => otlp.close())
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=k%3D1,x-tenant=ops",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_SERVICE_NAME: "from the environment"
+    }
+    Object.assign(process.env, env)
+    cleanup.push(async () => {
+      for (const name of Object.keys(env)) delete process.env[name]
+    })
+    const server = await A2AServer.make(Agent.make({ card: testCard(), execute: (ctx) => ctx.complete("done") }), { telemetry: { otlp: true } })
+    const http = await serveWebHandler(server.handler)
+    cleanup.push(() => http.close())
+    await fetch(http.url, { method: "POST", headers: { "content-type": "application/json" }, body: rpc(4, "message/send", message("hi")) })
+    await server.dispose({ graceMs: 0 })
+    const request = await otlp.until(() => otlp.spans().find((s) => s.name === "a2a.request"))
+    expect(request.service).toBe("from the environment")
+    const traces = otlp.requests().find((r) => r.path === "/v1/traces")!
+    expect(traces.headers["x-collector-key"]).toBe("k=1")
+    expect(traces.headers["x-tenant"]).toBe("ops")
+  })
+
+  it("refuses to start OTLP export with no endpoint, naming the variable to set", async () => {
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+    await expect(A2AServer.make(Agent.make({ card: testCard(), execute: (ctx) => ctx.complete("done") }), { telemetry: { otlp: true } }))
+      .rejects.toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/)
+  })
 })
