@@ -4,6 +4,7 @@
  * metric points and log records, and answers as a collector does. Anything else is refused: a protobuf body
  * with 415, another path with 404, a body that is not OTLP JSON with 400, so a test sees a wrong exporter.
  */
+import { Buffer } from "node:buffer"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 
