@@ -87,7 +87,7 @@ export interface Instruments {
   readonly taskState: (previous: string | undefined, state: string, terminal: boolean) => void
   readonly streamOpened: () => void
   readonly streamClosed: () => void
-  readonly streamEvent: () => void
+  readonly streamEvents: (count: number) => void
   readonly replay: () => void
   readonly push: (outcome: string, seconds: number | undefined) => void
   readonly store: (operation: string, seconds: number, failed: boolean) => void
@@ -99,6 +99,7 @@ export interface Instruments {
 export const makeInstruments = (context: Context.Context<never>): Instruments => {
   const byState = new Map<string, Metric.Gauge<number>>()
   const transitionsTo = new Map<string, Metric.Counter<number>>()
+  const requestSeries = new Map<string, readonly [Metric.Counter<number>, Metric.Histogram<number>]>()
   const stateGauge = (state: string) => {
     let gauge = byState.get(state)
     if (gauge === undefined) byState.set(state, gauge = Metric.withAttributes(tasks, { "a2a.task.state": state }))
@@ -106,14 +107,20 @@ export const makeInstruments = (context: Context.Context<never>): Instruments =>
   }
   return {
     request: (facts, seconds) => {
-      const attributes = {
-        "a2a.method": facts.method,
-        "a2a.binding": facts.binding,
-        "a2a.version": facts.version,
-        "a2a.outcome": facts.outcome
+      // One pair of series per method and outcome, bound once: binding attributes allocates and hashes.
+      const key = `${facts.method} ${facts.binding} ${facts.version} ${facts.outcome}`
+      let series = requestSeries.get(key)
+      if (series === undefined) {
+        const attributes = {
+          "a2a.method": facts.method,
+          "a2a.binding": facts.binding,
+          "a2a.version": facts.version,
+          "a2a.outcome": facts.outcome
+        }
+        requestSeries.set(key, series = [Metric.withAttributes(requests, attributes), Metric.withAttributes(requestDuration, attributes)])
       }
-      Metric.withAttributes(requests, attributes).updateUnsafe(1, context)
-      Metric.withAttributes(requestDuration, attributes).updateUnsafe(seconds, context)
+      series[0].updateUnsafe(1, context)
+      series[1].updateUnsafe(seconds, context)
     },
     taskCreated: () => tasksCreated.updateUnsafe(1, context),
     taskState: (previous, state, terminal) => {
@@ -125,7 +132,7 @@ export const makeInstruments = (context: Context.Context<never>): Instruments =>
     },
     streamOpened: () => streams.modifyUnsafe(1, context),
     streamClosed: () => streams.modifyUnsafe(-1, context),
-    streamEvent: () => streamEvents.updateUnsafe(1, context),
+    streamEvents: (count) => streamEvents.updateUnsafe(count, context),
     replay: () => replays.updateUnsafe(1, context),
     push: (outcome, seconds) => {
       Metric.withAttributes(pushDeliveries, { "a2a.push.outcome": outcome }).updateUnsafe(1, context)

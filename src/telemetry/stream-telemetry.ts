@@ -15,7 +15,11 @@ export const observeStream = <A, E, R>(events: Stream.Stream<A, E, R>, replay: b
   const instruments = fiber === undefined ? undefined : telemetryOf(fiber)?.instruments
   if (instruments === undefined) return events
   return events.pipe(
-    Stream.tap(() => Effect.sync(instruments.streamEvent)),
+    // Counted a chunk at a time: an effect per event would cost more than writing it.
+    Stream.mapArray((chunk) => {
+      instruments.streamEvents(chunk.length)
+      return chunk
+    }),
     Stream.onStart(Effect.sync(() => {
       instruments.streamOpened()
       if (replay) instruments.replay()
