@@ -5,7 +5,7 @@
  * @module
  */
 import { Effect, type Scope } from "effect"
-import { currentSpan, observing, traceparentOf } from "../telemetry/trace-context.ts"
+import { currentSpan, currentTraceState, observing, traceparentOf } from "../telemetry/trace-context.ts"
 import { A2AClientTransportError } from "./errors.ts"
 import { type ClientInterceptor, EXTENSIONS_HEADER, type OutgoingRequest, parseExtensionsHeader, V1_EXTENSIONS_HEADER } from "./interceptors.ts"
 import type { ProtocolVersion } from "./transport.ts"
@@ -114,6 +114,8 @@ const exchangeOnce = (
         if (traced) {
           const span = currentSpan()
           if (span !== undefined) h.set("traceparent", traceparentOf(span))
+          const state = currentTraceState()
+          if (span !== undefined && state !== undefined && !h.has("tracestate")) h.set("tracestate", state)
         }
         return h
       },

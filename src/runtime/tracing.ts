@@ -8,6 +8,7 @@ import { Context, Effect, type Exit, Option, Tracer } from "effect"
 import { HttpTraceContext } from "effect/http"
 import type { Headers } from "effect/http"
 import { telemetryOf } from "../telemetry/telemetry.ts"
+import { CurrentTraceState } from "../telemetry/trace-context.ts"
 export { observing, traceparentOf } from "../telemetry/trace-context.ts"
 import { openTaskSpan } from "../telemetry/task-telemetry.ts"
 
@@ -41,7 +42,8 @@ export interface RequestEnd {
 /**
  * Runs a request's handling in an `a2a.request` server span, and records it in the server's metrics. Its
  * parent is the span the fiber is already in (an embedder's HTTP server span), else the W3C `traceparent`
- * (and `tracestate`) the request carries. Call only when `observing()`.
+ * the request carries; its `tracestate` goes on, unchanged, with the calls the request and its tasks make
+ * to other agents. Call only when `observing()`.
  */
 export const observeRequest = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
@@ -79,7 +81,11 @@ export const observeRequest = <A, E, R>(
         "a2a.version": facts.version,
         "a2a.principal": facts.principal
       }
-    }, (span) => Effect.withParentSpan(Effect.onExit(effect, (exit) => record(exit, span)), span))
+    }, (span) => {
+      const traced = Effect.withParentSpan(Effect.onExit(effect, (exit) => record(exit, span)), span)
+      const state = parent === undefined ? undefined : facts.headers["tracestate"]
+      return state === undefined || state === "" ? traced : Effect.provideService(traced, CurrentTraceState, state)
+    })
   })
 
 /**

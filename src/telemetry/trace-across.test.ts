@@ -153,4 +153,38 @@ describe("a trace across agents", () => {
     for (const attempt of attempts) expect(sent).toContain(`00-${attempt.traceId}-${attempt.spanId}-01`)
     expect(JSON.stringify(spans)).not.toContain("push-secret")
   })
+
+  it("passes the caller's tracestate on, unchanged, with the calls its task makes to another agent", async () => {
+    const otlp = await startOtlpReceiver()
+    cleanup.push(() => otlp.close())
+    const downstream = await serve(Agent.make({ card: testCard({ name: "downstream" }), execute: (ctx) => ctx.complete("ok") }), otlpTo(otlp, "downstream"))
+    const sent: Array<{ operation: string; traceparent: string | null; tracestate: string | null }> = []
+    const upstream = await serve(
+      Agent.make({
+        card: testCard({ name: "upstream" }),
+        execute: (ctx) =>
+          Effect.gen(function*() {
+            const next = yield* A2AClient.make({ url: downstream }, {
+              interceptors: [{
+                onRequest: (request) =>
+                  void sent.push({ operation: request.operation, traceparent: request.headers.get("traceparent"), tracestate: request.headers.get("tracestate") })
+              }]
+            })
+            yield* next.sendMessage({ message: userText("pass it on") })
+            yield* ctx.complete("done")
+          }).pipe(Effect.scoped, Effect.orDie)
+      }),
+      otlpTo(otlp, "upstream")
+    )
+    const traceId = "a3ce929d0e0e47364bf92f3577b34da6"
+    const answer = await (await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${traceId}-a902b700f067aa0b-01`, tracestate: "vendor=opaque-1,other=2" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: userText("go") } })
+    })).json()
+    expect(answer.result.status.state).toBe("completed")
+    const call = sent.find((s) => isSend(s.operation))!
+    expect(call.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`))
+    expect(call.tracestate).toBe("vendor=opaque-1,other=2")
+  })
 })

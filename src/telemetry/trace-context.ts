@@ -12,6 +12,18 @@ export const CurrentTelemetry: Context.Reference<object | undefined> = Context.R
   { defaultValue: () => undefined }
 )
 
+/**
+ * The W3C `tracestate` of the request a fiber works for, passed on unchanged by the client's calls made in it
+ * (the vendors' entries travel with the trace; this runtime adds none).
+ */
+export const CurrentTraceState: Context.Reference<string | undefined> = Context.Reference<string | undefined>(
+  "a2a-actors/TraceState",
+  { defaultValue: () => undefined }
+)
+
+/** The `tracestate` the running fiber carries, if any. */
+export const currentTraceState = (): string | undefined => Fiber.getCurrent()?.getRef(CurrentTraceState)
+
 /** Whether the running fiber has a tracer that records, or its server's telemetry: the one check when off. */
 export const observing = (): boolean => {
   const fiber = Fiber.getCurrent()
