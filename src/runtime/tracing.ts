@@ -15,15 +15,6 @@ import { openTaskSpan } from "../telemetry/task-telemetry.ts"
 /** The tracer of a runtime nobody configured: its spans go nowhere. */
 const nativeTracer: Tracer.Tracer = Tracer.nativeTracer
 
-/** Runs `effect` in a span named `name` with `attributes`, when a real tracer is installed. */
-export const traced = <A, E, R>(
-  effect: Effect.Effect<A, E, R>,
-  name: string,
-  attributes: Readonly<Record<string, unknown>>
-): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.tracer, (tracer) =>
-    tracer === nativeTracer ? effect : Effect.withSpan(effect, name, { attributes, captureStackTrace: false }))
-
 /** What a request is, for its span and metrics. */
 export interface RequestFacts {
   readonly binding: "jsonrpc" | "rest"
