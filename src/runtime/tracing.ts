@@ -7,8 +7,7 @@
 import { Context, Effect, type Exit, Option, Tracer } from "effect"
 import { HttpTraceContext } from "effect/http"
 import type { Headers } from "effect/http"
-import { telemetryOf } from "../telemetry/telemetry.ts"
-import { CurrentTraceState } from "../telemetry/trace-context.ts"
+import { CurrentTraceState, telemetryOf } from "../telemetry/trace-context.ts"
 export { observing, traceparentOf } from "../telemetry/trace-context.ts"
 import { openTaskSpan } from "../telemetry/task-telemetry.ts"
 

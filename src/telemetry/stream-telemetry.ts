@@ -4,7 +4,7 @@
  * @module
  */
 import { Effect, Fiber, Stream } from "effect"
-import { telemetryOf } from "./telemetry.ts"
+import { telemetryOf } from "./trace-context.ts"
 
 /**
  * `events` counted into the metrics of the server the running fiber works for; unchanged (nothing made)

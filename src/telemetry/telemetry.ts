@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Config, ConfigProvider, Context, Effect, type Fiber, Layer, Metric, Option, type Scope, Tracer } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer, Metric, Option, type Scope, Tracer } from "effect"
 import { CurrentTelemetry } from "./trace-context.ts"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpLogger, OtlpMetrics, OtlpSerialization, OtlpTracer, PrometheusMetrics } from "effect/observability"
@@ -30,8 +30,6 @@ export interface Telemetry {
   readonly taskSpans: Map<string, Tracer.Span>
 }
 
-/** The telemetry of the server the running fiber works for. */
-export const telemetryOf = (fiber: Fiber.Fiber<unknown, unknown>): Telemetry | undefined => fiber.getRef(CurrentTelemetry) as Telemetry | undefined
 
 /** `OTEL_EXPORTER_OTLP_HEADERS`: `key=value` pairs separated by commas, each side URL-encoded. */
 export const parseOtlpHeaders = (text: string): Record<string, string> => {

@@ -5,12 +5,16 @@
  * @module
  */
 import { Context, Fiber, Option, Tracer } from "effect"
+import type { Telemetry } from "./telemetry.ts"
 
 /** The telemetry of the server a fiber works for, read by the few hooks that live below the server. */
 export const CurrentTelemetry: Context.Reference<object | undefined> = Context.Reference<object | undefined>(
   "a2a-actors/Telemetry",
   { defaultValue: () => undefined }
 )
+
+/** The telemetry of the server `fiber` works for. */
+export const telemetryOf = (fiber: Fiber.Fiber<unknown, unknown>): Telemetry | undefined => fiber.getRef(CurrentTelemetry) as Telemetry | undefined
 
 /**
  * The W3C `tracestate` of the request a fiber works for, passed on unchanged by the client's calls made in it
