@@ -177,7 +177,8 @@ export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
   if (answer.refused !== undefined) return refused(snapshot.state, event.type, answer.refused)
   const emitted: Array<TaskStreamEvent> = []
   let data = snapshot.data
-  for (const effect of answer.effects) data = apply(data, event, effect, emitted)
+  const effects = answer.effects
+  for (let i = 0; i < effects.length; i++) data = apply(data, event, effects[i]!, emitted)
   return { accepted: true, snapshot: { state: answer.to.state, data, lifecycle: answer.to.snapshot }, emitted }
 }
 

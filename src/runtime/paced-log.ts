@@ -29,6 +29,8 @@ export interface PacedLog<E> {
    * under 1/2 of the window, abandoning any reader that makes no progress for `stallMs`.
    */
   readonly pace: Effect.Effect<void>
+  /** Whether `pace` may wait now (a live reader lags more than 3/4 of the window); false: it succeeds at once. */
+  readonly isPacing: () => boolean
   /** Whether anyone ever subscribed (only then can a client hold a sequence number to resume from). */
   readonly everRead: () => boolean
 }
@@ -104,11 +106,13 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
       return Effect.andThen(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
     })
 
-  const pace = Effect.suspend(() => {
-    if (readers.size === 0) return Effect.void
+  const isPacing = () => {
+    if (readers.size === 0) return false
     const slow = slowest()
-    return slow === undefined || log.lastSeq() - slow.seq <= high ? Effect.void : catchUp(undefined)
-  })
+    return slow !== undefined && log.lastSeq() - slow.seq > high
+  }
 
-  return { log: { ...log, subscribe }, pace, everRead: () => everRead }
+  const pace = Effect.suspend(() => (isPacing() ? catchUp(undefined) : Effect.void))
+
+  return { log: { ...log, subscribe }, pace, isPacing, everRead: () => everRead }
 }

@@ -7,6 +7,7 @@ import { taskOf } from "../../machines/task.ts"
 import type { LifecycleState, TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message } from "../../schemas/index.ts"
 import { agentMessageOf, artifactChunkOf, savedStateOf } from "../agent/agent-output.ts"
+import type { ArtifactChunk } from "../agent/agent-output.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
 import type { TaskContext } from "../agent/task-context.ts"
@@ -49,7 +50,8 @@ export interface RunHost {
   readonly owner: string
   readonly core: RunState
   readonly state: () => LifecycleState
-  readonly apply: (event: TaskEvent) => Effect.Effect<void, TransitionRefused>
+  /** One step of `event`, then what the agent waits for before going on; a refusal becomes `onRefused`'s effect. */
+  readonly applyThen: <E>(event: TaskEvent, onRefused: (refusal: TransitionRefused) => Effect.Effect<never, E>) => Effect.Effect<void, E>
   readonly applySync: (event: TaskEvent) => TransitionRefused | undefined
   /** The agent answered with a Message and no task: it goes to readers at once (no task is stored). */
   readonly publishReply: (message: Message) => void
@@ -62,6 +64,12 @@ export interface RunHost {
 
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
+/** The machine event of a chunk, as one literal of its shape (a spread of temporaries costs more on Node 20). */
+const artifactEvent = ({ append, artifact, lastChunk }: ArtifactChunk): TaskEvent =>
+  append === undefined
+    ? (lastChunk === undefined ? { type: "artifact", artifact } : { type: "artifact", artifact, lastChunk })
+    : (lastChunk === undefined ? { type: "artifact", artifact, append } : { type: "artifact", artifact, append, lastChunk })
+
 /** Builds the context of each run: `(input, resumed) => TaskContext`. */
 export const makeRunContext = (host: RunHost) => {
   const { contextId, core, owner, taskId } = host
@@ -70,6 +78,7 @@ export const makeRunContext = (host: RunHost) => {
   const refused = (action: string) => (r: TransitionRefused) =>
     new TaskActionRefused({ action, state: r.from, reason: r.reason, message: r.message })
   const artifactRefused = refused("artifact")
+  const failArtifact = (r: TransitionRefused) => Effect.fail(artifactRefused(r))
 
   /** The agent handed something that is not valid A2A: refused before anything changes. */
   const invalidOutput = (action: string, problem: string) =>
@@ -90,13 +99,12 @@ export const makeRunContext = (host: RunHost) => {
   const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => {
     // One refusal mapper per action kind, not one per call.
     const onRefused = refused(action)
+    const fail = (r: TransitionRefused) => Effect.fail(onRefused(r))
     return (input?: MessageInput): Effect.Effect<void, TaskActionRefused> =>
       Effect.flatMap(isoNow, (ts) => {
-        if (input === undefined) return Effect.mapError(host.apply(statusEvent(type, ts, undefined)), onRefused)
+        if (input === undefined) return host.applyThen(statusEvent(type, ts, undefined), fail)
         const message = checkedMessage(action, input)
-        return Result.isFailure(message)
-          ? Effect.fail(message.failure)
-          : Effect.mapError(host.apply(statusEvent(type, ts, message.success)), onRefused)
+        return Result.isFailure(message) ? Effect.fail(message.failure) : host.applyThen(statusEvent(type, ts, message.success), fail)
       })
   }
 
@@ -187,16 +195,7 @@ export const makeRunContext = (host: RunHost) => {
       Effect.suspend(() => {
         const chunk = artifactChunkOf(parts, options)
         if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.failure))
-        const { append, artifact, lastChunk } = chunk.success
-        return Effect.mapError(
-          host.apply({
-            type: "artifact",
-            artifact,
-            ...(append === undefined ? {} : { append }),
-            ...(lastChunk === undefined ? {} : { lastChunk })
-          }),
-          artifactRefused
-        )
+        return host.applyThen(artifactEvent(chunk.success), failArtifact)
       }),
     requestInput: waitFor("requestInput"),
     requestAuth: waitFor("requestAuth"),

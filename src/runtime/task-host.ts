@@ -74,7 +74,7 @@ export const makeTaskHost = (
     // A store shared by several instances keeps every event with the record, for readers elsewhere; readers
     // here get an event once it is stored, so the id a reader holds is one every instance has.
     const shared = env.store.shared !== undefined
-    const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
+    const { everRead, isPacing, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
       snapshot: () => (core.replied !== undefined ? core.replied : taskOf(core.snapshot)),
       startAfter: init.restored?.lastSeq ?? 0,
@@ -174,16 +174,26 @@ export const makeTaskHost = (
       return undefined
     }
 
-    const apply = (event: TaskEvent): Effect.Effect<void, TransitionRefused> =>
-      Effect.suspend(() => {
-        const refusal = applySync(event)
-        if (refusal !== undefined) return Effect.fail(refusal)
-        // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
-        // On a shared store an artifact is stored before the agent goes on, for readers on other instances.
-        if (event.type === "artifact") return shared ? Effect.andThen(persistSoon, pace) : pace
-        if (event.type === "status") return Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
-        return persistAndMaybeForget
-      })
+    // What the agent waits for after a step, built once: live readers far behind get a bounded chance to
+    // catch up before the agent goes on (paced-log.ts); on a shared store an artifact is stored before the
+    // agent goes on, for readers on other instances.
+    const afterArtifact = shared ? Effect.andThen(persistSoon, pace) : pace
+    const afterStatus = Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
+
+    /**
+     * One step of `event`, then what the agent waits for before it goes on; a refusal becomes `onRefused`'s
+     * effect. For an artifact with no reader far behind, that is no effect at all beyond the step: a stream of
+     * chunks pays no fiber hop per chunk for pacing or for mapping a refusal it never had.
+     */
+    const applyThen = <E>(event: TaskEvent, onRefused: (refusal: TransitionRefused) => Effect.Effect<never, E>): Effect.Effect<void, E> => {
+      const refusal = applySync(event)
+      if (refusal !== undefined) return onRefused(refusal)
+      if (event.type === "artifact") return shared || isPacing() ? afterArtifact : Effect.void
+      if (event.type === "status") return afterStatus
+      return persistAndMaybeForget
+    }
+
+    const apply = (event: TaskEvent): Effect.Effect<void, TransitionRefused> => Effect.suspend(() => applyThen(event, Effect.fail))
 
     /** The answer for `waiter`: at once when it came already, else when `resume` hands it over. */
     const awaitAnswer = (waiter: InputWaiter): Effect.Effect<Message> =>
@@ -201,7 +211,7 @@ export const makeTaskHost = (
       owner,
       core,
       state,
-      apply,
+      applyThen,
       applySync,
       publishReply: (message) => {
         core.replied = message
