@@ -17,8 +17,9 @@ import { textPart, toAgentMessage, toParts } from "./messages.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
 import type { ArtifactOptions } from "./task-context.ts"
 
-/** An artifact chunk as it enters a task: what the artifact-update event will carry. */
+/** An artifact chunk as it enters a task: the task chart's `artifact` event, what the artifact-update will carry. */
 export interface ArtifactChunk {
+  readonly type: "artifact"
   readonly artifact: Artifact
   readonly append?: boolean
   readonly lastChunk?: boolean
@@ -200,8 +201,8 @@ const artifactOf = (
 /** The chunk with the flags that were given, as one literal of its shape. */
 const chunkOf = (artifact: Artifact, append: boolean | undefined, lastChunk: boolean | undefined): ArtifactChunk =>
   append === undefined
-    ? (lastChunk === undefined ? { artifact } : { artifact, lastChunk })
-    : (lastChunk === undefined ? { artifact, append } : { artifact, append, lastChunk })
+    ? (lastChunk === undefined ? { type: "artifact", artifact } : { type: "artifact", artifact, lastChunk })
+    : (lastChunk === undefined ? { type: "artifact", artifact, append } : { type: "artifact", artifact, append, lastChunk })
 
 const isOptional = (u: unknown, type: "string" | "boolean") => u === undefined || typeof u === type
 
@@ -237,7 +238,7 @@ export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Re
     ...(append === undefined ? {} : { append }),
     ...(lastChunk === undefined ? {} : { lastChunk })
   }
-  return checked(validateChunk, chunk, "artifact")
+  return Result.map(checked(validateChunk, chunk, "artifact"), (valid) => chunkOf(valid.artifact, valid.append, valid.lastChunk))
 }
 
 /** The most an agent may save with a task (`TaskContext.save`): 1 MiB of JSON. */

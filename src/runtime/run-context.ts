@@ -7,7 +7,6 @@ import { taskOf } from "../../machines/task.ts"
 import type { LifecycleState, TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message } from "../../schemas/index.ts"
 import { agentMessageOf, artifactChunkOf, savedStateOf } from "../agent/agent-output.ts"
-import type { ArtifactChunk } from "../agent/agent-output.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
 import type { TaskContext } from "../agent/task-context.ts"
@@ -63,12 +62,6 @@ export interface RunHost {
 }
 
 const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
-
-/** The machine event of a chunk, as one literal of its shape (a spread of temporaries costs more on Node 20). */
-const artifactEvent = ({ append, artifact, lastChunk }: ArtifactChunk): TaskEvent =>
-  append === undefined
-    ? (lastChunk === undefined ? { type: "artifact", artifact } : { type: "artifact", artifact, lastChunk })
-    : (lastChunk === undefined ? { type: "artifact", artifact, append } : { type: "artifact", artifact, append, lastChunk })
 
 /** Builds the context of each run: `(input, resumed) => TaskContext`. */
 export const makeRunContext = (host: RunHost) => {
@@ -195,7 +188,7 @@ export const makeRunContext = (host: RunHost) => {
       Effect.suspend(() => {
         const chunk = artifactChunkOf(parts, options)
         if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.failure))
-        return host.applyThen(artifactEvent(chunk.success), failArtifact)
+        return host.applyThen(chunk.success, failArtifact)
       }),
     requestInput: waitFor("requestInput"),
     requestAuth: waitFor("requestAuth"),

@@ -3,8 +3,8 @@
  * event log and store writer, and the runs of its agent.
  */
 import { Cause, Clock, Effect, Exit, Fiber } from "effect"
-import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
-import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
+import { isInterrupted, isTerminal, refusedStep, start, stepInto, taskOf } from "../../machines/task.ts"
+import type { TaskEvent, TaskSnapshot, TaskStreamEvent, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
 import { toAgentMessage } from "../agent/messages.ts"
 import { agentFailureText } from "./agent-failure.ts"
@@ -152,6 +152,9 @@ export const makeTaskHost = (
       signal()
     }
 
+    // The stream events of the step being applied (one list for every step of this task).
+    const emitted: Array<TaskStreamEvent> = []
+
     /** The synchronous core: one machine step, its events appended, waiters woken. */
     const applySync = (event: TaskEvent): TransitionRefused | undefined => {
       if (core.replied !== undefined) {
@@ -162,10 +165,13 @@ export const makeTaskHost = (
       }
       materialize()
       const before = state()
-      const result = step(core.snapshot, event)
-      if (!result.accepted) return result.refusal
-      core.snapshot = result.snapshot
-      for (const e of result.emitted) append(e)
+      const next = stepInto(core.snapshot, event, emitted)
+      if (refusedStep(next)) return next
+      core.snapshot = next
+      // The events leave the reused list before anything they wake can step again.
+      const count = emitted.length
+      for (let i = 0; i < count; i++) append(emitted[i]!)
+      emitted.length = 0
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
         env.notify({ task: taskOf(core.snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()

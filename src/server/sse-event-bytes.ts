@@ -30,15 +30,32 @@ export const writeText = (sink: ByteSink, text: string): void => {
   sink.used += encoder.encodeInto(text, sink.buffer.subarray(sink.used)).written
 }
 
-const writeBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
-  reserve(sink, bytes.length)
+/**
+ * Copies `bytes` into room already reserved. A loop: for the few bytes of a frame's short constant parts
+ * it costs less than `TypedArray.prototype.set`.
+ */
+const copyBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
+  const buffer = sink.buffer
+  let at = sink.used
+  for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i]!
+  sink.used = at
+}
+
+/** Copies a longer run of bytes (the frame's head: its prefix, task and context ids) into reserved room. */
+const setBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
   sink.buffer.set(bytes, sink.used)
   sink.used += bytes.length
 }
 
-/** Appends the decimal digits of a non-negative safe integer. */
+/**
+ * Room every frame writer reserves past what it writes next, so the constant parts that follow (up to the
+ * next string, or to the end of the frame) need no check of their own: the longest run of them is the
+ * frame's tail after its last string.
+ */
+const slack = 128
+
+/** Appends the decimal digits of a non-negative safe integer (at most 16) into reserved room. */
 const writeUint = (sink: ByteSink, n: number): void => {
-  reserve(sink, 16)
   const buffer = sink.buffer
   let at = sink.used
   if (n < 10) {
@@ -58,19 +75,20 @@ const shortString = 64
 
 /**
  * Appends `s` as a JSON string (with its quotes) when JSON writes it as it is: no quote, backslash,
- * control character or surrogate. Returns false (having written nothing) otherwise.
+ * control character or surrogate, and leaves {@link slack} bytes of room after it. Returns false
+ * otherwise (the frame is then abandoned).
  */
 const writePlainString = (sink: ByteSink, s: string): boolean => {
   const n = s.length
   if (n > shortString) {
     if (!plain.test(s)) return false
-    reserve(sink, n * 3 + 2)
+    reserve(sink, n * 3 + 2 + slack)
     sink.buffer[sink.used++] = 34
     sink.used += encoder.encodeInto(s, sink.buffer.subarray(sink.used)).written
     sink.buffer[sink.used++] = 34
     return true
   }
-  reserve(sink, n * 3 + 2)
+  reserve(sink, n * 3 + 2 + slack)
   const buffer = sink.buffer
   let at = sink.used
   buffer[at++] = 34
@@ -103,7 +121,6 @@ const isPlainObject = (u: unknown): u is Fields =>
   typeof u === "object" && u !== null && Object.getPrototypeOf(u) === Object.prototype
 
 const bytes = (text: string) => encoder.encode(text)
-const ARTIFACT_ID = bytes(`{"artifactId":`)
 const PARTS = bytes(`,"parts":[`)
 const TEXT_PART = bytes(`{"kind":"text","text":`)
 const APPEND_TRUE = bytes(`,"append":true`)
@@ -119,11 +136,13 @@ const ID = bytes("id: ")
  * the flags optional, nothing else. Returns false, leaving the sink as it was, for any other event.
  */
 export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
-  const head = bytes(`\n${prefix}`)
+  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, `}` and the suffix.
+  if (suffix.length > slack - 48) throw new Error("frame suffix too long")
   const tail = bytes(suffix)
   let taskId: unknown
   let contextId: unknown
-  let eventHead = new Uint8Array(0)
+  // The line break after the id line, the data line's prefix and the event up to its artifact id.
+  let head = new Uint8Array(0)
 
   /** The keys of an artifact update in the written order, flags optional; nothing else. */
   const keysInOrder = (event: Fields): boolean => {
@@ -164,7 +183,7 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
 
   const writeParts = (sink: ByteSink, parts: unknown): boolean => {
     if (!Array.isArray(parts)) return false
-    writeBytes(sink, PARTS)
+    copyBytes(sink, PARTS)
     for (let i = 0; i < parts.length; i++) {
       const part: unknown = parts[i]
       if (!isPlainObject(part)) return false
@@ -175,16 +194,11 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
       }
       const text = part["text"]
       if (keys !== 2 || part["kind"] !== "text" || typeof text !== "string") return false
-      if (i > 0) {
-        reserve(sink, 1)
-        sink.buffer[sink.used++] = 44
-      }
-      writeBytes(sink, TEXT_PART)
+      if (i > 0) sink.buffer[sink.used++] = 44
+      copyBytes(sink, TEXT_PART)
       if (!writePlainString(sink, text)) return false
-      reserve(sink, 1)
       sink.buffer[sink.used++] = 125
     }
-    reserve(sink, 2)
     sink.buffer[sink.used++] = 93
     sink.buffer[sink.used++] = 125
     return true
@@ -192,13 +206,13 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
 
   const flag = (sink: ByteSink, value: unknown, yes: Uint8Array<ArrayBuffer>, no: Uint8Array<ArrayBuffer>): boolean => {
     if (value === undefined) return true
-    if (value === true) writeBytes(sink, yes)
-    else if (value === false) writeBytes(sink, no)
+    if (value === true) copyBytes(sink, yes)
+    else if (value === false) copyBytes(sink, no)
     else return false
     return true
   }
 
-  const writeEvent = (sink: ByteSink, event: Fields): boolean => {
+  const writeEvent = (sink: ByteSink, seq: number, event: Fields): boolean => {
     if (!keysInOrder(event)) return false
     const t = event["taskId"]
     const c = event["contextId"]
@@ -207,7 +221,7 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
       if (!plain.test(t) || !plain.test(c)) return false
       taskId = t
       contextId = c
-      eventHead = bytes(`{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":`)
+      head = bytes(`\n${prefix}{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`)
     }
     const artifact = event["artifact"]
     if (!isPlainObject(artifact)) return false
@@ -218,13 +232,14 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     }
     const artifactId = artifact["artifactId"]
     if (keys !== 2 || typeof artifactId !== "string") return false
-    writeBytes(sink, eventHead)
-    writeBytes(sink, ARTIFACT_ID)
+    reserve(sink, ID.length + 16 + head.length + slack)
+    copyBytes(sink, ID)
+    writeUint(sink, seq)
+    setBytes(sink, head)
     if (!writePlainString(sink, artifactId)) return false
     if (!writeParts(sink, artifact["parts"])) return false
     if (!flag(sink, event["append"], APPEND_TRUE, APPEND_FALSE)) return false
     if (!flag(sink, event["lastChunk"], LAST_TRUE, LAST_FALSE)) return false
-    reserve(sink, 1)
     sink.buffer[sink.used++] = 125
     return true
   }
@@ -233,14 +248,11 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
   return (sink: ByteSink, seq: number, event: unknown): boolean => {
     if (!isPlainObject(event) || event["kind"] !== "artifact-update") return false
     const start = sink.used
-    writeBytes(sink, ID)
-    writeUint(sink, seq)
-    writeBytes(sink, head)
-    if (!writeEvent(sink, event)) {
+    if (!writeEvent(sink, seq, event)) {
       sink.used = start
       return false
     }
-    writeBytes(sink, tail)
+    copyBytes(sink, tail)
     return true
   }
 }
