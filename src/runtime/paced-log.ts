@@ -55,6 +55,12 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     for (const r of readers) if (!r.abandoned && (slow === undefined || r.seq < slow.seq)) slow = r
     return slow
   }
+  // Where the slowest live reader stands (Infinity: none), refreshed whenever a reader moves, comes, goes or
+  // is abandoned, so the producer's check after each event reads one number instead of every reader.
+  let slowSeq = Number.POSITIVE_INFINITY
+  const refresh = () => {
+    slowSeq = slowest()?.seq ?? Number.POSITIVE_INFINITY
+  }
 
   const subscribe: EventLog<E>["subscribe"] = (options) => {
     // Handing out a subscription is enough: a fast task may finish before its reader first runs, and
@@ -63,18 +69,21 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     return Stream.suspend(() => {
       const reader: Reader = { seq: options?.after ?? log.lastSeq(), abandoned: false }
       readers.add(reader)
+      refresh()
       return log.subscribe(options).pipe(
         // Per chunk, not per event: the log hands every available event over in one chunk.
         Stream.mapArray((chunk) => {
           const last = chunk[chunk.length - 1]!
           if (last.seq > reader.seq) {
             reader.seq = last.seq
+            refresh()
             wake()
           }
           return chunk
         }),
         Stream.ensuring(Effect.sync(() => {
           readers.delete(reader)
+          refresh()
           wake()
         }))
       )
@@ -101,16 +110,13 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
         : { reader: slow, seq: slow.seq, deadline: now + stallMs }
       if (now >= timed.deadline) {
         slow.abandoned = true
+        refresh()
         return catchUp(undefined)
       }
       return Effect.andThen(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
     })
 
-  const isPacing = () => {
-    if (readers.size === 0) return false
-    const slow = slowest()
-    return slow !== undefined && log.lastSeq() - slow.seq > high
-  }
+  const isPacing = () => log.lastSeq() - slowSeq > high
 
   const pace = Effect.suspend(() => (isPacing() ? catchUp(undefined) : Effect.void))
 
