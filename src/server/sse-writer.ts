@@ -47,9 +47,13 @@ export interface SseOptions {
 const encoder = new TextEncoder()
 const PING = encoder.encode(": ping\n\n")
 
-/** Encoding scratch shared by every writer (framing is synchronous); kept only while it stays small. */
+/**
+ * Encoding scratch shared by every writer (framing is synchronous), grown to the largest chunk so far and
+ * kept up to 4 MiB: a fast agent queues thousands of events between two turns of its stream's writer, and
+ * a smaller bound grew (and copied) a fresh buffer several times for every such chunk.
+ */
 let scratch = new Uint8Array(64 * 1024)
-const keptScratch = 1024 * 1024
+const keptScratch = 4 * 1024 * 1024
 
 /** Events joined into one string before each encode: short joins keep V8's string flattening cheap. */
 const eventsPerEncode = 32
