@@ -165,10 +165,11 @@ export const makeTaskHost = (
       }
       materialize()
       const before = state()
+      emitted.length = 0
       const next = stepInto(core.snapshot, event, emitted)
       if (refusedStep(next)) return next
       core.snapshot = next
-      // The events leave the reused list before anything they wake can step again.
+      // Appending wakes readers on their own turn (wake.ts), never inline: nothing steps again meanwhile.
       const count = emitted.length
       for (let i = 0; i < count; i++) append(emitted[i]!)
       emitted.length = 0
