@@ -92,6 +92,29 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
     expect(last.result).toMatchObject({ final: true, status: { state: "completed" } })
   })
 
+  it("sends a JSON answer whole, with its Content-Length (not chunked), and keeps the connection for the next request", async () => {
+    const { port } = await serve({})
+    const client = await rawClient(port, clients)
+    const request = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${rpcBody.length}\r\n\r\n${rpcBody}`
+    const answers = async (n: number) => {
+      const deadline = Date.now() + 5_000
+      while (client.received().split("HTTP/1.1 200 ").length - 1 < n || !client.received().trimEnd().endsWith("}")) {
+        if (Date.now() > deadline) throw new Error(`no answer ${n}: ${client.received()}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+    client.socket.write(request)
+    await answers(1)
+    client.socket.write(request)
+    await answers(2)
+    const [head, body] = client.received().split("HTTP/1.1 200 ")[2]!.split("\r\n\r\n") as [string, string]
+    expect(head.toLowerCase()).not.toContain("transfer-encoding")
+    const length = /content-length: (\d+)/i.exec(head)
+    expect(length).not.toBeNull()
+    expect(Buffer.byteLength(body)).toBe(Number(length![1]))
+    expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32001 } })
+  })
+
   it("maxConnections turns away a connection beyond the cap, and takes new ones once a place is free", async () => {
     const { port } = await serve({ maxConnections: 2 })
     const request = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${rpcBody.length}\r\n\r\n${rpcBody}`

@@ -146,13 +146,17 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
 const closeServer = (http: Server) =>
   new Promise<void>((resolve) => http.close(() => resolve()))
 
-/** Adapts a Web handler to `node:http`, streaming the response body. */
+/** Adapts a Web handler to `node:http`, streaming the response body of an event stream. */
 const webBridge = (handler: (request: Request) => Promise<Response>) =>
   (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
     // The Request built below resolves `/x/..` to `/`: the target is checked as sent (request-target.ts).
     if (!isRouteTarget(req.url ?? "/")) return void res.writeHead(404).end()
     const controller = new AbortController()
-    res.on("close", () => controller.abort())
+    // The client went away before the answer was complete; once it is sent, nothing is left to abort
+    // (and an abort would build its DOMException for nobody).
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort()
+    })
     const hasBody = req.method !== "GET" && req.method !== "HEAD"
     const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
       method: req.method ?? "GET",
@@ -161,8 +165,15 @@ const webBridge = (handler: (request: Request) => Promise<Response>) =>
       ...(hasBody ? { body: req as unknown as ReadableStream<Uint8Array>, duplex: "half" } : {})
     } as RequestInit)
     handler(request).then(async (response) => {
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (response.body === null) return void res.end()
+      const headers = Object.fromEntries(response.headers)
+      if (response.body === null) return void res.writeHead(response.status, headers).end()
+      // An answer that is not a stream is whole once made: one write with its length, not chunks.
+      if (!isEventStream(response.headers.get("content-type"))) {
+        const body = new Uint8Array(await response.arrayBuffer())
+        headers["content-length"] = String(body.byteLength)
+        return void res.writeHead(response.status, headers).end(body)
+      }
+      res.writeHead(response.status, headers)
       const reader = response.body.getReader()
       controller.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}))
       for (;;) {
@@ -176,3 +187,5 @@ const webBridge = (handler: (request: Request) => Promise<Response>) =>
       res.end()
     })
   }
+
+const isEventStream = (contentType: string | null) => contentType !== null && contentType.toLowerCase().startsWith("text/event-stream")

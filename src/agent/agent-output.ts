@@ -16,6 +16,7 @@ import type { Artifact } from "../../schemas/index.ts"
 import { textPart, toAgentMessage, toParts } from "./messages.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
 import type { ArtifactOptions } from "./task-context.ts"
+import { freshId } from "./fresh-id.ts"
 
 /** An artifact chunk as it enters a task: the task chart's `artifact` event, what the artifact-update will carry. */
 export interface ArtifactChunk {
@@ -213,7 +214,7 @@ const isOptional = (u: unknown, type: "string" | "boolean") => u === undefined |
 export const artifactChunkOf = (parts: PartsInput, options: ArtifactOptions): Result.Result<ArtifactChunk, string> => {
   if (!isObject(options)) return Result.fail(`artifact options must be an object, got ${options === null ? "null" : typeof options}`)
   const { append, artifactId, description, lastChunk, metadata, name } = options
-  const id = artifactId ?? crypto.randomUUID()
+  const id = artifactId ?? freshId()
   const plainOptions = typeof id === "string" && isOptional(name, "string") && isOptional(description, "string") &&
     isOptional(append, "boolean") && isOptional(lastChunk, "boolean")
   if (plainOptions && (typeof parts === "string" || isObject(parts))) {

@@ -1,4 +1,5 @@
 import type { Message, Part } from "../../schemas/index.ts"
+import { freshId } from "./fresh-id.ts"
 
 /**
  * What agents may pass where a message is expected: plain text, one part, several parts, or a whole
@@ -21,7 +22,7 @@ export const textPart = (text: string): Part => ({ kind: "text", text })
  */
 export const textMessage = (text: string, role: Message["role"] = "agent"): Message => ({
   kind: "message",
-  messageId: crypto.randomUUID(),
+  messageId: freshId(),
   role,
   parts: [textPart(text)]
 })
@@ -47,7 +48,7 @@ export const toAgentMessage = (input: MessageInput, ids: { readonly taskId: stri
   }
   return {
     kind: "message",
-    messageId: crypto.randomUUID(),
+    messageId: freshId(),
     role: "agent",
     parts: toParts(input as PartsInput),
     taskId: ids.taskId,

@@ -17,6 +17,7 @@ import { makeTaskHost } from "./task-host.ts"
 import type { HostEnv, RunInput, TaskHost } from "./task-host.ts"
 import { isStorableKey, isTerminalTask, isWaitingTask } from "./task-store.ts"
 import type { SharedTasks, TaskRecord, TaskStore } from "./task-store.ts"
+import { freshId } from "../agent/fresh-id.ts"
 
 /** The task moved between instances while we looked (its lease changed hands, or its host here was lost): look again. */
 export class Moved {
@@ -226,10 +227,10 @@ export const makeHosting = (deps: HostingDeps) => {
    */
   const contextOf = (message: Message, owner: string): Effect.Effect<string, ProtocolError> => {
     const named = message.contextId
-    if (named === undefined) return Effect.succeed(crypto.randomUUID())
+    if (named === undefined) return Effect.succeed(freshId())
     return Effect.map(
       Effect.catch(store.claimContext(named, owner), storeFailed(undefined)),
-      (recorded) => (recorded === owner ? named : crypto.randomUUID())
+      (recorded) => (recorded === owner ? named : freshId())
     )
   }
 
@@ -238,7 +239,7 @@ export const makeHosting = (deps: HostingDeps) => {
     Effect.suspend(() => {
       if (!deps.accepting()) return Effect.fail(new UnsupportedOperation({ message: "the agent is shutting down" }))
       const message = params.message
-      const taskId = crypto.randomUUID()
+      const taskId = freshId()
       return Effect.flatMap(
         Effect.flatMap(contextOf(message, owner), (contextId) => makeTaskHost(env, { taskId, contextId, owner, message, pushConfigs: [] })),
         (host) => {

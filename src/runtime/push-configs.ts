@@ -1,4 +1,5 @@
 import type { PushNotificationConfig } from "../../schemas/index.ts"
+import { freshId } from "../agent/fresh-id.ts"
 
 /** The config id that always names a task's first config (conformance kits ask for it). */
 export const defaultConfigId = "default"
@@ -11,7 +12,7 @@ export const defaultMaxConfigsPerTask = 10
 
 /** Gives the config its server-assigned id when it has none (once, so retries keep the same id). */
 export const withConfigId = (config: PushNotificationConfig): PushNotificationConfig =>
-  config.id === undefined ? { ...config, id: crypto.randomUUID() } : config
+  config.id === undefined ? { ...config, id: freshId() } : config
 
 /** Gives the config an id (server-assigned when absent) and adds it, replacing one with the same id. */
 export const upsertConfig = (
