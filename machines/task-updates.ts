@@ -58,15 +58,25 @@ export const statusUpdate = (task: Ids, event: TaskEvent, state: LifecycleState)
 /** The artifact-update of a chunk event; the host keeps this same object as the chunk. */
 export const artifactUpdate = (task: Ids, event: TaskEvent): TaskArtifactUpdateEvent => {
   if (event.type !== "artifact") throw new Error(`a '${event.type}' event carries no artifact`)
-  const update: Mutable<TaskArtifactUpdateEvent> = {
-    kind: "artifact-update",
-    taskId: task.id,
-    contextId: task.contextId,
-    artifact: event.artifact
+  const { append, artifact, lastChunk, metadata } = event
+  const taskId = task.id
+  const contextId = task.contextId
+  // One literal per shape of a plain chunk (most of a stream): adding the flags one by one moves the
+  // object through a hidden class per flag.
+  if (metadata === undefined) {
+    if (append === undefined) {
+      return lastChunk === undefined
+        ? { kind: "artifact-update", taskId, contextId, artifact }
+        : { kind: "artifact-update", taskId, contextId, artifact, lastChunk }
+    }
+    return lastChunk === undefined
+      ? { kind: "artifact-update", taskId, contextId, artifact, append }
+      : { kind: "artifact-update", taskId, contextId, artifact, append, lastChunk }
   }
-  if (event.append !== undefined) update.append = event.append
-  if (event.lastChunk !== undefined) update.lastChunk = event.lastChunk
-  if (event.metadata !== undefined) update.metadata = event.metadata
+  const update: Mutable<TaskArtifactUpdateEvent> = { kind: "artifact-update", taskId, contextId, artifact }
+  if (append !== undefined) update.append = append
+  if (lastChunk !== undefined) update.lastChunk = lastChunk
+  update.metadata = metadata
   return update
 }
 

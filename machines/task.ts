@@ -114,8 +114,8 @@ const explain = (from: LifecycleState, event: string, reason: RefusalReason): st
   }
 }
 
-const refused = (from: LifecycleState, event: string, reason: RefusalReason): StepResult =>
-  ({ accepted: false, refusal: { _tag: "TransitionRefused", from, event, reason, message: explain(from, event, reason) } })
+const refusal = (from: LifecycleState, event: string, reason: RefusalReason): TransitionRefused =>
+  ({ _tag: "TransitionRefused", from, event, reason, message: explain(from, event, reason) })
 
 /** The event's key in the chart's event space: its type and the facts the chart reads, from the task's data. */
 const keyOf = (data: TaskData, event: TaskEvent): number => {
@@ -170,16 +170,34 @@ export const restore = (task: Task): TaskSnapshot | undefined => {
  * if (r.accepted) { snapshot = r.snapshot; for (const e of r.emitted) log.append(e) }
  */
 export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
+  const emitted: Array<TaskStreamEvent> = []
+  const next = stepInto(snapshot, event, emitted)
+  return isRefusal(next) ? { accepted: false, refusal: next } : { accepted: true, snapshot: next, emitted }
+}
+
+const isRefusal = (r: TaskSnapshot | TransitionRefused): r is TransitionRefused => (r as { _tag?: unknown })._tag === "TransitionRefused"
+
+/**
+ * {@link step} for a host that keeps one snapshot and hands each stream event on at once: the events go
+ * to the end of `emitted` (the caller's, reused from step to step) and the next snapshot, or the refusal,
+ * is returned, without the result object and the fresh event list of each `step`.
+ *
+ * @internal
+ */
+export const stepInto = (snapshot: TaskSnapshot, event: TaskEvent, emitted: Array<TaskStreamEvent>): TaskSnapshot | TransitionRefused => {
   const row = rowOf(snapshot.state)
   // XState closes a chart in a final state to every event; we answer that with a refusal.
-  if (row.answers.length === 0) return refused(snapshot.state, event.type, "terminal")
+  if (row.answers.length === 0) return refusal(snapshot.state, event.type, "terminal")
   const answer = row.answers[keyOf(snapshot.data, event)]!
-  if (answer.refused !== undefined) return refused(snapshot.state, event.type, answer.refused)
-  const emitted: Array<TaskStreamEvent> = []
+  if (answer.refused !== undefined) return refusal(snapshot.state, event.type, answer.refused)
   let data = snapshot.data
-  for (const effect of answer.effects) data = apply(data, event, effect, emitted)
-  return { accepted: true, snapshot: { state: answer.to.state, data, lifecycle: answer.to.snapshot }, emitted }
+  const effects = answer.effects
+  for (let i = 0; i < effects.length; i++) data = apply(data, event, effects[i]!, emitted)
+  return { state: answer.to.state, data, lifecycle: answer.to.snapshot }
 }
+
+/** Whether {@link stepInto} refused. @internal */
+export const refusedStep = isRefusal
 
 /** One effect of `event` on the data; the stream events it makes go to `emitted`. */
 const apply = (data: TaskData, event: TaskEvent, effect: TaskEffect, emitted: Array<TaskStreamEvent>): TaskData => {

@@ -80,6 +80,7 @@ describe("agent artifacts are checked against the wire schema", () => {
 
   it("builds a text chunk directly, with the given id and flags", () => {
     expect(Result.getOrThrow(artifactChunkOf("chunk", { artifactId: "a", append: true, lastChunk: false }))).toEqual({
+      type: "artifact",
       artifact: { artifactId: "a", parts: [{ kind: "text", text: "chunk" }] },
       append: true,
       lastChunk: false
@@ -93,6 +94,7 @@ describe("agent artifacts are checked against the wire schema", () => {
       artifactId: "a", name: "n", description: "d", metadata: { tags: ["x"] }, lastChunk: true
     }))
     expect(chunk).toEqual({
+      type: "artifact",
       artifact: { artifactId: "a", name: "n", description: "d", parts: [{ kind: "file", file: { uri: "https://x/y", mimeType: "text/plain" } }], metadata: { tags: ["x"] } },
       lastChunk: true
     })

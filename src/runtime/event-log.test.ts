@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Fiber, Stream } from "effect"
-import { makeEventLog } from "./event-log.ts"
+import { makeEventLog, maxPulled } from "./event-log.ts"
 
 const counterLog = (window = 8) => {
   let state = 0
@@ -68,6 +68,23 @@ describe("EventLog", () => {
       // a reader that was not waiting receives the whole backlog at once
       for (let i = 21; i <= 40; i++) push(i)
       expect(seqs(yield* pull)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21))
+    }))
+
+  it.effect("hands a large backlog over in pulls of at most maxPulled events, in order, none missing", () =>
+    Effect.gen(function*() {
+      const total = maxPulled * 2 + 5
+      const { log, push } = counterLog(total + 16)
+      const pull = yield* Stream.toPull(log.subscribe({ after: 0 }))
+      for (let i = 1; i <= total; i++) push(i)
+      const sizes: Array<number> = []
+      const got: Array<number> = []
+      while (got.length < total) {
+        const chunk = yield* pull
+        sizes.push(chunk.length)
+        got.push(...seqs(chunk))
+      }
+      expect(sizes).toEqual([maxPulled, maxPulled, 5])
+      expect(got).toEqual(Array.from({ length: total }, (_, i) => i + 1))
     }))
 
   it.effect("never runs a waiting reader inside append: the reader takes the events on its own turn", () =>

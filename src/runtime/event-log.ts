@@ -37,7 +37,10 @@ export interface EventLog<E> {
   readonly append: (event: E) => Sequenced<E> | undefined
   /** Ends every subscription once it has delivered what was appended before. Later appends are refused. */
   readonly close: () => void
-  /** Subscribes; each pulled chunk holds every event available at that moment. */
+  /**
+   * Subscribes; each pulled chunk holds every event available at that moment, up to {@link maxPulled}
+   * (the rest follow in the next pulls, at once).
+   */
   readonly subscribe: (options?: SubscribeOptions) => Stream.Stream<Sequenced<E>>
   /** Sequence number of the last appended event (0 when empty). */
   readonly lastSeq: () => number
@@ -73,6 +76,13 @@ interface Subscriber {
   readonly maxLag: number
   wake: (() => void) | undefined
 }
+
+/**
+ * Most events one pull hands over. A fast agent can queue tens of thousands of events while its stream's
+ * writer waits for a slow socket; taken at once they made one frame buffer of many megabytes. In pulls of
+ * this size the writer writes about half a megabyte at a time and waits for the socket in between.
+ */
+export const maxPulled = 2048
 
 /** Default replay window of an event log. */
 export const defaultLogWindow = 1024
@@ -143,10 +153,11 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
           sub.cursor = last
           return Effect.succeed([{ seq: last, event: options.snapshot() }])
         }
-        const out = new Array<Sequenced<E>>(behind)
+        const taken = behind > maxPulled ? maxPulled : behind
+        const out = new Array<Sequenced<E>>(taken)
         const from = sub.cursor
-        for (let i = 0; i < behind; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
-        sub.cursor = upTo
+        for (let i = 0; i < taken; i++) out[i] = { seq: from + i + 1, event: ring[(from + i) % window]! }
+        sub.cursor = from + taken
         return Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<Sequenced<E>>)
       }
       // A closed gated log still hands over what gets published after the close (the terminal write).

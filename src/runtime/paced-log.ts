@@ -29,6 +29,8 @@ export interface PacedLog<E> {
    * under 1/2 of the window, abandoning any reader that makes no progress for `stallMs`.
    */
   readonly pace: Effect.Effect<void>
+  /** Whether `pace` may wait now (a live reader lags more than 3/4 of the window); false: it succeeds at once. */
+  readonly isPacing: () => boolean
   /** Whether anyone ever subscribed (only then can a client hold a sequence number to resume from). */
   readonly everRead: () => boolean
 }
@@ -53,6 +55,12 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     for (const r of readers) if (!r.abandoned && (slow === undefined || r.seq < slow.seq)) slow = r
     return slow
   }
+  // Where the slowest live reader stands (Infinity: none), refreshed whenever a reader moves, comes, goes or
+  // is abandoned, so the producer's check after each event reads one number instead of every reader.
+  let slowSeq = Number.POSITIVE_INFINITY
+  const refresh = () => {
+    slowSeq = slowest()?.seq ?? Number.POSITIVE_INFINITY
+  }
 
   const subscribe: EventLog<E>["subscribe"] = (options) => {
     // Handing out a subscription is enough: a fast task may finish before its reader first runs, and
@@ -61,18 +69,21 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
     return Stream.suspend(() => {
       const reader: Reader = { seq: options?.after ?? log.lastSeq(), abandoned: false }
       readers.add(reader)
+      refresh()
       return log.subscribe(options).pipe(
         // Per chunk, not per event: the log hands every available event over in one chunk.
         Stream.mapArray((chunk) => {
           const last = chunk[chunk.length - 1]!
           if (last.seq > reader.seq) {
             reader.seq = last.seq
+            refresh()
             wake()
           }
           return chunk
         }),
         Stream.ensuring(Effect.sync(() => {
           readers.delete(reader)
+          refresh()
           wake()
         }))
       )
@@ -99,16 +110,15 @@ export const pacedLog = <E>(log: EventLog<E>, window: number, stallMs: number): 
         : { reader: slow, seq: slow.seq, deadline: now + stallMs }
       if (now >= timed.deadline) {
         slow.abandoned = true
+        refresh()
         return catchUp(undefined)
       }
       return Effect.andThen(Effect.timeoutOption(nextProgress, timed.deadline - now), catchUp(timed))
     })
 
-  const pace = Effect.suspend(() => {
-    if (readers.size === 0) return Effect.void
-    const slow = slowest()
-    return slow === undefined || log.lastSeq() - slow.seq <= high ? Effect.void : catchUp(undefined)
-  })
+  const isPacing = () => log.lastSeq() - slowSeq > high
 
-  return { log: { ...log, subscribe }, pace, everRead: () => everRead }
+  const pace = Effect.suspend(() => (isPacing() ? catchUp(undefined) : Effect.void))
+
+  return { log: { ...log, subscribe }, pace, isPacing, everRead: () => everRead }
 }

@@ -49,7 +49,8 @@ export interface RunHost {
   readonly owner: string
   readonly core: RunState
   readonly state: () => LifecycleState
-  readonly apply: (event: TaskEvent) => Effect.Effect<void, TransitionRefused>
+  /** One step of `event`, then what the agent waits for before going on; a refusal becomes `onRefused`'s effect. */
+  readonly applyThen: <E>(event: TaskEvent, onRefused: (refusal: TransitionRefused) => Effect.Effect<never, E>) => Effect.Effect<void, E>
   readonly applySync: (event: TaskEvent) => TransitionRefused | undefined
   /** The agent answered with a Message and no task: it goes to readers at once (no task is stored). */
   readonly publishReply: (message: Message) => void
@@ -70,6 +71,7 @@ export const makeRunContext = (host: RunHost) => {
   const refused = (action: string) => (r: TransitionRefused) =>
     new TaskActionRefused({ action, state: r.from, reason: r.reason, message: r.message })
   const artifactRefused = refused("artifact")
+  const failArtifact = (r: TransitionRefused) => Effect.fail(artifactRefused(r))
 
   /** The agent handed something that is not valid A2A: refused before anything changes. */
   const invalidOutput = (action: string, problem: string) =>
@@ -90,13 +92,12 @@ export const makeRunContext = (host: RunHost) => {
   const statusAction = (type: "status" | "complete" | "fail" | "reject", action: string) => {
     // One refusal mapper per action kind, not one per call.
     const onRefused = refused(action)
+    const fail = (r: TransitionRefused) => Effect.fail(onRefused(r))
     return (input?: MessageInput): Effect.Effect<void, TaskActionRefused> =>
       Effect.flatMap(isoNow, (ts) => {
-        if (input === undefined) return Effect.mapError(host.apply(statusEvent(type, ts, undefined)), onRefused)
+        if (input === undefined) return host.applyThen(statusEvent(type, ts, undefined), fail)
         const message = checkedMessage(action, input)
-        return Result.isFailure(message)
-          ? Effect.fail(message.failure)
-          : Effect.mapError(host.apply(statusEvent(type, ts, message.success)), onRefused)
+        return Result.isFailure(message) ? Effect.fail(message.failure) : host.applyThen(statusEvent(type, ts, message.success), fail)
       })
   }
 
@@ -187,16 +188,7 @@ export const makeRunContext = (host: RunHost) => {
       Effect.suspend(() => {
         const chunk = artifactChunkOf(parts, options)
         if (Result.isFailure(chunk)) return Effect.fail(invalidOutput("artifact", chunk.failure))
-        const { append, artifact, lastChunk } = chunk.success
-        return Effect.mapError(
-          host.apply({
-            type: "artifact",
-            artifact,
-            ...(append === undefined ? {} : { append }),
-            ...(lastChunk === undefined ? {} : { lastChunk })
-          }),
-          artifactRefused
-        )
+        return host.applyThen(chunk.success, failArtifact)
       }),
     requestInput: waitFor("requestInput"),
     requestAuth: waitFor("requestAuth"),

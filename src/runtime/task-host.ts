@@ -3,8 +3,8 @@
  * event log and store writer, and the runs of its agent.
  */
 import { Cause, Clock, Effect, Exit, Fiber } from "effect"
-import { isInterrupted, isTerminal, start, step, taskOf } from "../../machines/task.ts"
-import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
+import { isInterrupted, isTerminal, refusedStep, start, stepInto, taskOf } from "../../machines/task.ts"
+import type { TaskEvent, TaskSnapshot, TaskStreamEvent, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
 import { toAgentMessage } from "../agent/messages.ts"
 import { agentFailureText } from "./agent-failure.ts"
@@ -74,7 +74,7 @@ export const makeTaskHost = (
     // A store shared by several instances keeps every event with the record, for readers elsewhere; readers
     // here get an event once it is stored, so the id a reader holds is one every instance has.
     const shared = env.store.shared !== undefined
-    const { everRead, log, pace } = pacedLog(makeEventLog<StreamResult>({
+    const { everRead, isPacing, log, pace } = pacedLog(makeEventLog<StreamResult>({
       window: env.window,
       snapshot: () => (core.replied !== undefined ? core.replied : taskOf(core.snapshot)),
       startAfter: init.restored?.lastSeq ?? 0,
@@ -152,6 +152,9 @@ export const makeTaskHost = (
       signal()
     }
 
+    // The stream events of the step being applied (one list for every step of this task).
+    const emitted: Array<TaskStreamEvent> = []
+
     /** The synchronous core: one machine step, its events appended, waiters woken. */
     const applySync = (event: TaskEvent): TransitionRefused | undefined => {
       if (core.replied !== undefined) {
@@ -162,10 +165,14 @@ export const makeTaskHost = (
       }
       materialize()
       const before = state()
-      const result = step(core.snapshot, event)
-      if (!result.accepted) return result.refusal
-      core.snapshot = result.snapshot
-      for (const e of result.emitted) append(e)
+      emitted.length = 0
+      const next = stepInto(core.snapshot, event, emitted)
+      if (refusedStep(next)) return next
+      core.snapshot = next
+      // Appending wakes readers on their own turn (wake.ts), never inline: nothing steps again meanwhile.
+      const count = emitted.length
+      for (let i = 0; i < count; i++) append(emitted[i]!)
+      emitted.length = 0
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
         env.notify({ task: taskOf(core.snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()
@@ -174,16 +181,26 @@ export const makeTaskHost = (
       return undefined
     }
 
-    const apply = (event: TaskEvent): Effect.Effect<void, TransitionRefused> =>
-      Effect.suspend(() => {
-        const refusal = applySync(event)
-        if (refusal !== undefined) return Effect.fail(refusal)
-        // Live readers far behind get a bounded chance to catch up before the agent goes on (paced-log.ts).
-        // On a shared store an artifact is stored before the agent goes on, for readers on other instances.
-        if (event.type === "artifact") return shared ? Effect.andThen(persistSoon, pace) : pace
-        if (event.type === "status") return Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
-        return persistAndMaybeForget
-      })
+    // What the agent waits for after a step, built once: live readers far behind get a bounded chance to
+    // catch up before the agent goes on (paced-log.ts); on a shared store an artifact is stored before the
+    // agent goes on, for readers on other instances.
+    const afterArtifact = shared ? Effect.andThen(persistSoon, pace) : pace
+    const afterStatus = Effect.andThen(shared ? persistSoon : persistAndMaybeForget, pace)
+
+    /**
+     * One step of `event`, then what the agent waits for before it goes on; a refusal becomes `onRefused`'s
+     * effect. For an artifact with no reader far behind, that is no effect at all beyond the step: a stream of
+     * chunks pays no fiber hop per chunk for pacing or for mapping a refusal it never had.
+     */
+    const applyThen = <E>(event: TaskEvent, onRefused: (refusal: TransitionRefused) => Effect.Effect<never, E>): Effect.Effect<void, E> => {
+      const refusal = applySync(event)
+      if (refusal !== undefined) return onRefused(refusal)
+      if (event.type === "artifact") return shared || isPacing() ? afterArtifact : Effect.void
+      if (event.type === "status") return afterStatus
+      return persistAndMaybeForget
+    }
+
+    const apply = (event: TaskEvent): Effect.Effect<void, TransitionRefused> => Effect.suspend(() => applyThen(event, Effect.fail))
 
     /** The answer for `waiter`: at once when it came already, else when `resume` hands it over. */
     const awaitAnswer = (waiter: InputWaiter): Effect.Effect<Message> =>
@@ -201,7 +218,7 @@ export const makeTaskHost = (
       owner,
       core,
       state,
-      apply,
+      applyThen,
       applySync,
       publishReply: (message) => {
         core.replied = message

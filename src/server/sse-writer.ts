@@ -10,6 +10,7 @@
 import { Cause, Clock, Effect, Option, Schedule, Stream } from "effect"
 import { type ProtocolError, Internal, isProtocolError } from "../../schemas/error-catalogue.ts"
 import { errorResponse, resultPrefix, type RequestId } from "./json-rpc-envelope.ts"
+import { type ByteSink, makeArtifactFrameWriter, writeText } from "./sse-event-bytes.ts"
 import { makeEventJson } from "./sse-event-json.ts"
 
 /** One event of a task's stream with its per-task sequence number. */
@@ -24,10 +25,18 @@ export interface SseFormat {
   readonly eventJson: () => (event: never) => string
   /** A whole JSON-RPC error response. */
   readonly errorResponse: (id: RequestId, error: ProtocolError) => string
+  /**
+   * Optionally, a writer of one stream's frames straight into bytes for the events it recognises (the
+   * same bytes `eventJson` gives in the frame); it returns false for the others, which `eventJson` writes.
+   */
+  readonly frameWriter?: (prefix: string, suffix: string) => FrameWriter
 }
 
+/** Writes the frame of event `seq` into `sink`, or returns false having written nothing. */
+export type FrameWriter = (sink: ByteSink, seq: number, event: unknown) => boolean
+
 /** A2A 0.3: each event is the bare model event (`kind`, `final`), written by {@link makeEventJson}. */
-export const sse03: SseFormat = { eventJson: makeEventJson, errorResponse }
+export const sse03: SseFormat = { eventJson: makeEventJson, errorResponse, frameWriter: makeArtifactFrameWriter }
 
 /** Options of {@link sseBody}. */
 export interface SseOptions {
@@ -38,43 +47,53 @@ export interface SseOptions {
 const encoder = new TextEncoder()
 const PING = encoder.encode(": ping\n\n")
 
-/** Encoding scratch shared by every writer (framing is synchronous); kept only while it stays small. */
+/**
+ * Encoding scratch shared by every writer (framing is synchronous), grown to the largest chunk so far and
+ * kept up to 4 MiB: a fast agent queues thousands of events between two turns of its stream's writer, and
+ * a smaller bound grew (and copied) a fresh buffer several times for every such chunk.
+ */
 let scratch = new Uint8Array(64 * 1024)
-const keptScratch = 1024 * 1024
+const keptScratch = 4 * 1024 * 1024
 
 /** Events joined into one string before each encode: short joins keep V8's string flattening cheap. */
 const eventsPerEncode = 32
 
+const frameSuffix = "}\n\n"
+
 /**
- * The frames of one input chunk as one buffer. Frames are encoded a few at a time into the scratch
- * buffer, then copied out once: encoding one long concatenation costs more in flattening the string
- * than in encoding it, and one encoder call per event costs a call each.
+ * The frames of one input chunk as one buffer, written into the scratch buffer and copied out once.
+ * Events the format's frame writer knows (a stream's artifact updates) go straight into bytes; the
+ * others are joined as text a few at a time and encoded: encoding one long concatenation costs more in
+ * flattening the string than in encoding it, and one encoder call per event costs a call each.
  */
 const framer = (id: RequestId, format: SseFormat) => {
   const prefix = `data: ${resultPrefix(id)}`
   const json = format.eventJson() as (event: unknown) => string
+  const direct = format.frameWriter?.(prefix, frameSuffix)
   return (frames: ReadonlyArray<SequencedFrame>): Uint8Array => {
-    let buffer = scratch
-    let used = 0
+    const sink: ByteSink = { buffer: scratch, used: 0 }
     let text = ""
-    const encode = () => {
-      // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-      if (buffer.length - used < text.length * 3) {
-        const grown = new Uint8Array(Math.max(buffer.length * 2, used + text.length * 3))
-        grown.set(buffer.subarray(0, used))
-        buffer = grown
-      }
-      used += encoder.encodeInto(text, used === 0 ? buffer : buffer.subarray(used)).written
-      text = ""
-    }
+    let joined = 0
     for (let i = 0; i < frames.length; i++) {
       const { seq, event } = frames[i]!
-      text += `id: ${seq}\n${prefix}${json(event)}}\n\n`
-      if ((i + 1) % eventsPerEncode === 0) encode()
+      if (direct !== undefined) {
+        if (joined > 0) {
+          writeText(sink, text)
+          text = ""
+          joined = 0
+        }
+        if (direct(sink, seq, event)) continue
+      }
+      text += `id: ${seq}\n${prefix}${json(event)}${frameSuffix}`
+      if (++joined === eventsPerEncode) {
+        writeText(sink, text)
+        text = ""
+        joined = 0
+      }
     }
-    if (text !== "") encode()
-    if (buffer !== scratch && buffer.length <= keptScratch) scratch = buffer
-    return buffer.slice(0, used)
+    if (joined > 0) writeText(sink, text)
+    if (sink.buffer !== scratch && sink.buffer.length <= keptScratch) scratch = sink.buffer
+    return sink.buffer.slice(0, sink.used)
   }
 }
 

@@ -1,0 +1,258 @@
+/**
+ * Stream frames written straight into bytes, for the events a long stream is made of: an artifact update
+ * of text chunks. Building each frame as JavaScript strings and encoding them afterwards costs a string
+ * per piece and a flattening of the whole; here the constant parts are encoded once per stream and the
+ * few that change (the sequence number, the artifact id, the texts, the flags) are written byte by byte.
+ * The bytes are exactly the UTF-8 of what the string writer (sse-event-json.ts) writes; any event outside
+ * the recognised shape is left to it (the writer returns false and writes nothing).
+ */
+
+const encoder = new TextEncoder()
+
+/** A growable byte buffer that frames are written into. */
+export interface ByteSink {
+  buffer: Uint8Array<ArrayBuffer>
+  used: number
+}
+
+/** Makes room for `n` more bytes. */
+export const reserve = (sink: ByteSink, n: number): void => {
+  if (sink.buffer.length - sink.used >= n) return
+  const grown = new Uint8Array(Math.max(sink.buffer.length * 2, sink.used + n))
+  grown.set(sink.buffer.subarray(0, sink.used))
+  sink.buffer = grown
+}
+
+/** Appends `text` as UTF-8. */
+export const writeText = (sink: ByteSink, text: string): void => {
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+  reserve(sink, text.length * 3)
+  sink.used += encoder.encodeInto(text, sink.buffer.subarray(sink.used)).written
+}
+
+/**
+ * Copies `bytes` into room already reserved. A loop: for the few bytes of a frame's short constant parts
+ * it costs less than `TypedArray.prototype.set`.
+ */
+const copyBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
+  const buffer = sink.buffer
+  let at = sink.used
+  for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i]!
+  sink.used = at
+}
+
+/** Copies a longer run of bytes (the frame's head: its prefix, task and context ids) into reserved room. */
+const setBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
+  sink.buffer.set(bytes, sink.used)
+  sink.used += bytes.length
+}
+
+/**
+ * Room every frame writer reserves past what it writes next, so the constant parts that follow (up to the
+ * next string, or to the end of the frame) need no check of their own: the longest run of them is the
+ * frame's tail after its last string.
+ */
+const slack = 128
+
+/** Appends the decimal digits of a non-negative safe integer (at most 16) into reserved room. */
+const writeUint = (sink: ByteSink, n: number): void => {
+  const buffer = sink.buffer
+  let at = sink.used
+  if (n < 10) {
+    buffer[at] = 48 + n
+    sink.used = at + 1
+    return
+  }
+  let digits = 0
+  for (let m = n; m > 0; m = Math.floor(m / 10)) digits++
+  at += digits
+  sink.used = at
+  for (let m = n; m > 0; m = Math.floor(m / 10)) buffer[--at] = 48 + (m % 10)
+}
+
+/** Longest string copied character by character; longer ones go through the encoder. */
+const shortString = 64
+
+/**
+ * Appends `s` as a JSON string (with its quotes) when JSON writes it as it is: no quote, backslash,
+ * control character or surrogate, and leaves {@link slack} bytes of room after it. Returns false
+ * otherwise (the frame is then abandoned).
+ */
+const writePlainString = (sink: ByteSink, s: string): boolean => {
+  const n = s.length
+  if (n > shortString) {
+    if (!plain.test(s)) return false
+    reserve(sink, n * 3 + 2 + slack)
+    sink.buffer[sink.used++] = 34
+    sink.used += encoder.encodeInto(s, sink.buffer.subarray(sink.used)).written
+    sink.buffer[sink.used++] = 34
+    return true
+  }
+  reserve(sink, n * 3 + 2 + slack)
+  const buffer = sink.buffer
+  let at = sink.used
+  buffer[at++] = 34
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0x20 && c < 0x80 && c !== 34 && c !== 92) {
+      buffer[at++] = c
+    } else if (c >= 0x80 && c < 0x800) {
+      buffer[at++] = 0xc0 | (c >> 6)
+      buffer[at++] = 0x80 | (c & 0x3f)
+    } else if (c >= 0x800 && (c < 0xd800 || c > 0xdfff)) {
+      buffer[at++] = 0xe0 | (c >> 12)
+      buffer[at++] = 0x80 | ((c >> 6) & 0x3f)
+      buffer[at++] = 0x80 | (c & 0x3f)
+    } else {
+      return false
+    }
+  }
+  buffer[at++] = 34
+  sink.used = at
+  return true
+}
+
+/** Strings that JSON writes as they are, between quotes. */
+const plain = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
+
+type Fields = Record<string, unknown>
+
+const isPlainObject = (u: unknown): u is Fields =>
+  typeof u === "object" && u !== null && Object.getPrototypeOf(u) === Object.prototype
+
+const bytes = (text: string) => encoder.encode(text)
+const PARTS = bytes(`,"parts":[`)
+const TEXT_PART = bytes(`{"kind":"text","text":`)
+const APPEND_TRUE = bytes(`,"append":true`)
+const APPEND_FALSE = bytes(`,"append":false`)
+const LAST_TRUE = bytes(`,"lastChunk":true`)
+const LAST_FALSE = bytes(`,"lastChunk":false`)
+const ID = bytes("id: ")
+
+/**
+ * A writer of one stream's frames (`id: <seq>`, then `data: ` with `prefix`, the event and `suffix`) for
+ * A2A 0.3 artifact updates of text parts: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":
+ * {"artifactId":…,"parts":[{"kind":"text","text":…},…]},"append":…,"lastChunk":…}`, keys in that order,
+ * the flags optional, nothing else. Returns false, leaving the sink as it was, for any other event.
+ */
+export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
+  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, `}` and the suffix.
+  if (suffix.length > slack - 48) throw new Error("frame suffix too long")
+  const tail = bytes(suffix)
+  let taskId: unknown
+  let contextId: unknown
+  // The line break after the id line, the data line's prefix and the event up to its artifact id.
+  let head = new Uint8Array(0)
+
+  /** The keys of an artifact update in the written order, flags optional; nothing else. */
+  const keysInOrder = (event: Fields): boolean => {
+    let k = 0
+    for (const key in event) {
+      switch (k) {
+        case 0:
+          if (key !== "kind") return false
+          k = 1
+          break
+        case 1:
+          if (key !== "taskId") return false
+          k = 2
+          break
+        case 2:
+          if (key !== "contextId") return false
+          k = 3
+          break
+        case 3:
+          if (key !== "artifact") return false
+          k = 4
+          break
+        case 4:
+          if (key === "append") k = 5
+          else if (key === "lastChunk") k = 6
+          else return false
+          break
+        case 5:
+          if (key !== "lastChunk") return false
+          k = 6
+          break
+        default:
+          return false
+      }
+    }
+    return k >= 4
+  }
+
+  const writeParts = (sink: ByteSink, parts: unknown): boolean => {
+    if (!Array.isArray(parts)) return false
+    copyBytes(sink, PARTS)
+    for (let i = 0; i < parts.length; i++) {
+      const part: unknown = parts[i]
+      if (!isPlainObject(part)) return false
+      let keys = 0
+      for (const key in part) {
+        if ((keys === 0 && key !== "kind") || (keys === 1 && key !== "text")) return false
+        keys++
+      }
+      const text = part["text"]
+      if (keys !== 2 || part["kind"] !== "text" || typeof text !== "string") return false
+      if (i > 0) sink.buffer[sink.used++] = 44
+      copyBytes(sink, TEXT_PART)
+      if (!writePlainString(sink, text)) return false
+      sink.buffer[sink.used++] = 125
+    }
+    sink.buffer[sink.used++] = 93
+    sink.buffer[sink.used++] = 125
+    return true
+  }
+
+  const flag = (sink: ByteSink, value: unknown, yes: Uint8Array<ArrayBuffer>, no: Uint8Array<ArrayBuffer>): boolean => {
+    if (value === undefined) return true
+    if (value === true) copyBytes(sink, yes)
+    else if (value === false) copyBytes(sink, no)
+    else return false
+    return true
+  }
+
+  const writeEvent = (sink: ByteSink, seq: number, event: Fields): boolean => {
+    if (!keysInOrder(event)) return false
+    const t = event["taskId"]
+    const c = event["contextId"]
+    if (typeof t !== "string" || typeof c !== "string") return false
+    if (t !== taskId || c !== contextId) {
+      if (!plain.test(t) || !plain.test(c)) return false
+      taskId = t
+      contextId = c
+      head = bytes(`\n${prefix}{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`)
+    }
+    const artifact = event["artifact"]
+    if (!isPlainObject(artifact)) return false
+    let keys = 0
+    for (const key in artifact) {
+      if ((keys === 0 && key !== "artifactId") || (keys === 1 && key !== "parts")) return false
+      keys++
+    }
+    const artifactId = artifact["artifactId"]
+    if (keys !== 2 || typeof artifactId !== "string") return false
+    reserve(sink, ID.length + 16 + head.length + slack)
+    copyBytes(sink, ID)
+    writeUint(sink, seq)
+    setBytes(sink, head)
+    if (!writePlainString(sink, artifactId)) return false
+    if (!writeParts(sink, artifact["parts"])) return false
+    if (!flag(sink, event["append"], APPEND_TRUE, APPEND_FALSE)) return false
+    if (!flag(sink, event["lastChunk"], LAST_TRUE, LAST_FALSE)) return false
+    sink.buffer[sink.used++] = 125
+    return true
+  }
+
+  /** Writes the frame of event `seq`, or returns false with the sink as it was. */
+  return (sink: ByteSink, seq: number, event: unknown): boolean => {
+    if (!isPlainObject(event) || event["kind"] !== "artifact-update") return false
+    const start = sink.used
+    if (!writeEvent(sink, seq, event)) {
+      sink.used = start
+      return false
+    }
+    copyBytes(sink, tail)
+    return true
+  }
+}
