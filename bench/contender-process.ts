@@ -76,7 +76,15 @@ export interface SpecOptions {
   readonly logWindow?: number | undefined
   /** Makes `raw-node` leave out this chunk (a wrong answer, for tests). */
   readonly rawDrop?: number
+  /** Where the traced contender exports (an OTLP sink); without it there is no traced contender. */
+  readonly otlpEndpoint?: string
 }
+
+/**
+ * What the traced row runs: task throughput and one stream, the per-task and per-event paths whose cost
+ * tracing changes (a span per request and per task, a span event per transition, metrics per request).
+ */
+export const tracedWorkloads: ReadonlyArray<WorkloadName> = ["one-stream", "task-throughput"]
 
 /** Every contender, in the order they are reported. */
 export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpec> => {
@@ -93,6 +101,15 @@ export const contenderSpecs = (options: SpecOptions): ReadonlyArray<ContenderSpe
       command: process.execPath,
       args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), ...ttl]
     },
+    // The same server with telemetry.otlp on (traces, metrics and logs exported to a sink in the bench's process).
+    ...(options.otlpEndpoint === undefined ? [] : [{
+      contender: "a2a-actors",
+      runtime: "node-traced",
+      workloads: tracedWorkloads,
+      command: process.execPath,
+      args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), "--traced", ...ttl],
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint, OTEL_SERVICE_NAME: "bench" }
+    }]),
     { contender: "a2a-actors", runtime: "node-web", command: process.execPath, args: [...nodeArgs, nodeBundle("a2a-actors-node.ts"), "--web", ...ttl] },
     { contender: "a2a-actors", runtime: "bun", command: bin("bun"), args: [file("a2a-actors-bun.ts"), ...ttl] },
     {

@@ -29,6 +29,7 @@ import { makeTarget, type Target } from "../src/bench/load-client.ts"
 import { formatTable, unitOf, withRatios, workloadNames, type Row, type WorkloadName } from "./report.ts"
 import { manyStreams, memory, oneStream, taskThroughput, withServerCpu, type Measurement } from "./workloads.ts"
 import { runClusterMain } from "./cluster.ts"
+import { startOtlpSink } from "./otlp-sink.ts"
 
 /** How big each workload is. */
 export interface Sizes {
@@ -160,7 +161,9 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const { sizes } = options
   const logWindow = options.logWindow === "default" ? undefined : options.logWindow ?? 2 ** Math.ceil(Math.log2(sizes.oneStreamChunks + 2))
-  const specs = (options.specs ?? contenderSpecs({ ttlMs: sizes.ttlMs, logWindow }))
+  // The traced contender's collector lives here, so its work is not counted as the server's.
+  const sink = options.specs === undefined ? await startOtlpSink() : undefined
+  const specs = (options.specs ?? contenderSpecs({ ttlMs: sizes.ttlMs, logWindow, ...(sink !== undefined ? { otlpEndpoint: sink.url } : {}) }))
     .filter((s) => options.only === undefined || options.only.length === 0 || options.only.some((f) => matches(f, s)))
   const workloads = workloadNames.filter((w) => options.workloads === undefined || options.workloads.length === 0 || options.workloads.includes(w))
   const rows: Array<Row> = []
@@ -191,6 +194,7 @@ export const runBench = async (options: BenchOptions): Promise<Array<Row>> => {
     await runMemory(memorySpecs, memoryStarts)
   } finally {
     await Promise.all([...sharedStarts, ...memoryStarts].map((r) => (r.status === "fulfilled" ? r.value.stop() : undefined)))
+    await sink?.close()
   }
   return withRatios(rows)
 

@@ -13,6 +13,8 @@ import { verifyChain } from "../src/audit/verify-chain.ts"
 import { discoverVerifiedCard } from "../src/client/card-verification.ts"
 import { childEnv } from "../conformance/package/fresh-project.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../testing/store/postgres.ts"
+import { startOtlpReceiver } from "../testing/telemetry/otlp-receiver.ts"
+import { parsePrometheus, sample } from "../testing/telemetry/prometheus-text.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
@@ -248,6 +250,64 @@ describe("server examples", () => {
       onMatch: async ([, url]) => { state = (await send(url!, "hello")).status.state }
     })
     expect(state).toBe("completed")
+  })
+
+  it("demo-agent.ts with OTEL_EXPORTER_OTLP_ENDPOINT exports its traces, metrics and logs; with A2A_METRICS_PORT it serves /metrics", async () => {
+    const otlp = await startOtlpReceiver()
+    try {
+      let scrape = ""
+      let state = ""
+      await run("examples/demo-agent.ts", {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", A2A_METRICS_PORT: "0" },
+        until: /Metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)\n[\s\S]*card: (http:\/\/127\.0\.0\.1:\d+)\//,
+        onMatch: async ([, metrics, url]) => {
+          state = (await send(url!, "hello")).status.state
+          scrape = await (await fetch(metrics!)).text()
+        }
+      })
+      expect(state).toBe("completed")
+      const families = parsePrometheus(scrape)
+      expect(sample(families, "a2a_server_requests_total", { a2a_method: "message/send", a2a_outcome: "ok" })).toBe(1)
+      // Stopping flushes the exporters: the request's span, its metrics and the task's span reached the collector.
+      const request = await otlp.until(() => otlp.spans().find((s) => s.name === "a2a.request" && s.attributes["a2a.method"] === "message/send"))
+      expect(request.service).toBe("a2a-actors demo agent")
+      expect(otlp.spans().some((s) => s.name === "a2a.task" && s.parentSpanId === request.spanId)).toBe(true)
+      expect(otlp.points().some((p) => p.name === "a2a.server.requests" && p.value === 1)).toBe(true)
+    } finally {
+      await otlp.close()
+    }
+  })
+
+  it("traced-agents.ts puts a streamed call through two agents in one trace (client → writer → spell checker)", async () => {
+    const otlp = await startOtlpReceiver()
+    try {
+      const { output, code } = await run("examples/traced-agents.ts", { env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } })
+      expect(code, output).toBe(0)
+      expect(output).toContain("streamed 4 events")
+      const traceId = /trace ([0-9a-f]{32})/.exec(output)![1]!
+      const spans = await otlp.until(() => {
+        const all = otlp.spans().filter((s) => s.traceId === traceId)
+        return all.some((s) => s.name === "write a haiku") && all.filter((s) => s.name === "a2a.agent.run").length === 2 ? all : undefined
+      })
+      const one = (service: string, name: string, method?: string) =>
+        spans.find((s) => s.service === service && s.name === name && (method === undefined || s.attributes["a2a.method"] === method))!
+      const root = one("caller", "write a haiku")
+      const call = one("caller", "a2a.client.request", "SendStreamingMessage")
+      expect(call.parentSpanId).toBe(root.spanId)
+      const writerRequest = one("writer", "a2a.request", "SendStreamingMessage")
+      expect(writerRequest.parentSpanId).toBe(call.spanId)
+      const writerTask = one("writer", "a2a.task")
+      expect(writerTask.parentSpanId).toBe(writerRequest.spanId)
+      expect(writerTask.events.map((e) => e.attributes["a2a.task.state"])).toEqual(["submitted", "working", "completed"])
+      const writerRun = one("writer", "a2a.agent.run")
+      const ask = one("writer", "a2a.client.request", "SendMessage")
+      expect(ask.parentSpanId).toBe(writerRun.spanId)
+      const checkerRequest = one("spell checker", "a2a.request", "SendMessage")
+      expect(checkerRequest.parentSpanId).toBe(ask.spanId)
+      expect(one("spell checker", "a2a.task").parentSpanId).toBe(checkerRequest.spanId)
+    } finally {
+      await otlp.close()
+    }
   })
 
   it("npm start says which Node it runs on, and SIGTERM to npm stops the server with it", async () => {

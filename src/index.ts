@@ -40,6 +40,10 @@ export type { CardSigning } from "./server/card-publisher.ts"
 export { ListeningOrigin } from "./server/listening-origin.ts"
 export type { Listening, ListenOptions, ShutdownOptions } from "./adapters/listening.ts"
 
+// Telemetry: OpenTelemetry traces, metrics and logs, Prometheus text
+export type { OtlpExportOptions, PrometheusOptions, TelemetryOptions } from "./telemetry/telemetry-options.ts"
+export { metricNames } from "./telemetry/instruments.ts"
+
 // Agents
 export { Agent, type AgentCardInput, type AgentOptions, type OnReturn, completeCard } from "./agent/agent.ts"
 export type { AsyncAgentOptions, AsyncTaskContext } from "./agent/async-agent.ts"

@@ -42,9 +42,13 @@ export const benchAgent = Agent.make({
  * behind a fast agent gets a Task snapshot instead of the chunks it missed, which the load client
  * rejects, so the stream workloads run with a window larger than the stream.
  */
-export const benchServer = async (options: { readonly ttlMs: number; readonly logWindow: number | undefined }): Promise<A2AServerHandle> =>
+export const benchServer = async (
+  options: { readonly ttlMs: number; readonly logWindow: number | undefined; readonly traced?: boolean }
+): Promise<A2AServerHandle> =>
   A2AServer.make(benchAgent, {
     heartbeatMs: 0,
+    // `--traced`: OTLP export of traces, metrics and logs, configured from OTEL_EXPORTER_OTLP_ENDPOINT.
+    ...(options.traced === true ? { telemetry: { otlp: true } } : {}),
     runtime: {
       memoryStore: { terminalTtl: options.ttlMs },
       ...(options.logWindow === undefined ? {} : { logWindow: options.logWindow }),
@@ -66,5 +70,6 @@ const storeFromEnv = async () => {
 /** The server options given on the command line: `--ttl <ms>`, `--log-window <n>`. */
 export const serverArgs = (argValue: (name: string) => string | undefined) => ({
   ttlMs: Number(argValue("ttl") ?? "2000"),
-  logWindow: argValue("log-window") === undefined ? undefined : Number(argValue("log-window"))
+  logWindow: argValue("log-window") === undefined ? undefined : Number(argValue("log-window")),
+  traced: process.argv.includes("--traced")
 })

@@ -11,10 +11,11 @@ import { type CheckSummary, runChecks } from "./check-kit.ts"
 import type { ClientCheckContext } from "./check-context.ts"
 import type { Serve } from "./serve.ts"
 import { streamChecks } from "./stream-checks.ts"
+import { telemetryChecks } from "./telemetry-checks.ts"
 import { unaryChecks } from "./unary-checks.ts"
 
 /** Every client check, in running order. */
-export const clientChecks = [...unaryChecks, ...streamChecks]
+export const clientChecks = [...unaryChecks, ...streamChecks, ...telemetryChecks]
 
 /** Bound of one check; the slowest passes in well under a second. */
 const CHECK_TIMEOUT_MS = 15_000

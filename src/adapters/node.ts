@@ -29,6 +29,7 @@ import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHa
 
 export { nodeClientCertificate } from "./node-client-certificate.ts"
 export { nodePushTransport, type NodePushTransportOptions } from "./node-push-transport.ts"
+export { type MetricsListening, serveMetrics, type ServeMetricsOptions } from "./node-metrics.ts"
 
 /** Resolves webhook host names with the system resolver, for `push.resolveDns`. */
 export const nodeDnsResolver = async (host: string): Promise<ReadonlyArray<string>> =>

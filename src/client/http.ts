@@ -5,6 +5,7 @@
  * @module
  */
 import { Effect, type Scope } from "effect"
+import { currentSpan, currentTraceState, observing, traceparentOf } from "../telemetry/trace-context.ts"
 import { A2AClientTransportError } from "./errors.ts"
 import { type ClientInterceptor, EXTENSIONS_HEADER, type OutgoingRequest, parseExtensionsHeader, V1_EXTENSIONS_HEADER } from "./interceptors.ts"
 import type { ProtocolVersion } from "./transport.ts"
@@ -72,6 +73,36 @@ export const exchange = (
   config: HttpConfig,
   request: HttpRequest
 ): Effect.Effect<Response, A2AClientTransportError, Scope.Scope> =>
+  Effect.suspend(() => observing() ? tracedExchange(config, request) : exchangeOnce(config, request, false))
+
+/** The URL a span names: without query or fragment, which may carry credentials. */
+const spanUrl = (url: string): string => url.replace(/[?#].*$/, "")
+
+/**
+ * An exchange in an `a2a.client.request` client span (until the response headers arrived), whose context the
+ * request carries as `traceparent`: the agent called continues the caller's trace.
+ */
+const tracedExchange = (config: HttpConfig, request: HttpRequest) =>
+  Effect.withSpan(
+    Effect.tap(exchangeOnce(config, request, true), (response) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
+    "a2a.client.request",
+    {
+      kind: "client",
+      attributes: {
+        "a2a.method": request.operation,
+        ...(request.version !== undefined ? { "a2a.version": request.version } : {}),
+        "http.request.method": request.method,
+        "url.full": spanUrl(request.url)
+      },
+      captureStackTrace: false
+    }
+  )
+
+const exchangeOnce = (
+  config: HttpConfig,
+  request: HttpRequest,
+  traced: boolean
+): Effect.Effect<Response, A2AClientTransportError, Scope.Scope> =>
   Effect.gen(function*() {
     const headers = yield* Effect.try({
       try: () => {
@@ -80,6 +111,12 @@ export const exchange = (
         if (request.body !== undefined) h.set("Content-Type", "application/json")
         for (const [k, v] of Object.entries(request.headers ?? {})) h.set(k, v)
         if (request.version !== undefined) h.set(VERSION_HEADER, request.version)
+        if (traced) {
+          const span = currentSpan()
+          if (span !== undefined) h.set("traceparent", traceparentOf(span))
+          const state = currentTraceState()
+          if (span !== undefined && state !== undefined && !h.has("tracestate")) h.set("tracestate", state)
+        }
         return h
       },
       catch: (cause) => requestError(request.url, `invalid request header: ${describeCause(cause)}`, cause)

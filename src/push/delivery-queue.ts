@@ -10,6 +10,7 @@ import { Clock, Duration, Effect, FiberSet, Latch, type Scope, Semaphore } from 
 import type { PushNotificationConfig, Task } from "../../schemas/index.ts"
 import { isSafeHeaderValue } from "./config-check.ts"
 import { LaneBook, type LaneItem } from "./lane-book.ts"
+export type { LaneItem } from "./lane-book.ts"
 import { PushEvent, type PushEventBase } from "./push-events.ts"
 import type { PushTransport } from "./push-transport.ts"
 import { backoffDelay, classifyStatus, type RetryOptions, retryPolicy } from "./retry-policy.ts"
@@ -53,6 +54,24 @@ export interface PushSenderOptions {
   readonly timeoutMs?: number
   /** The audit seam: receives every {@link PushEvent}. Its failures are ignored. */
   readonly onEvent?: (event: PushEvent) => Effect.Effect<void>
+  /** The tracing seam, when the server traces: spans around each delivery and attempt, and their headers. */
+  readonly trace?: PushTrace
+}
+
+/** What one attempt came to, for its span. */
+export interface AttemptResult {
+  readonly _tag: "delivered" | "retry" | "reject" | "refused"
+  readonly status?: number | undefined
+}
+
+/** Spans of deliveries: one per snapshot and webhook, a child per attempt, whose context the request carries. */
+export interface PushTrace {
+  /** Runs every attempt at one snapshot to one webhook. */
+  readonly delivery: <A>(item: LaneItem, effect: Effect.Effect<A>) => Effect.Effect<A>
+  /** Runs one attempt (number `attempt`, from 1). */
+  readonly attempt: <A extends AttemptResult>(attempt: number, effect: Effect.Effect<A>) => Effect.Effect<A>
+  /** The W3C trace-context headers of the attempt running now. */
+  readonly headers: () => Readonly<Record<string, string>>
 }
 
 /** A running delivery queue. */
@@ -102,7 +121,9 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
       Effect.gen(function*() {
         const target = yield* options.guard.check(item.config.url)
         const auth = yield* signer.headers({ taskId: item.taskId, config: item.config, body })
-        const headers: Record<string, string> = { "content-type": contentType, ...auth }
+        const headers: Record<string, string> = options.trace === undefined
+          ? { "content-type": contentType, ...auth }
+          : { "content-type": contentType, ...options.trace.headers(), ...auth }
         if (!Object.values(headers).every(isSafeHeaderValue)) {
           return yield* new WebhookRefused({ reason: "header-value", message: "a header value carries CR, LF or controls", url: redactUrl(item.config.url) })
         }
@@ -146,7 +167,8 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
         for (let attempt = 1;; attempt++) {
           const started = yield* Clock.currentTimeMillis
           yield* emit(PushEvent.PushAttempt({ ...fields, attempt }))
-          const outcome = yield* permits.withPermits(1)(attemptOnce(item, payload))
+          const once = attemptOnce(item, payload)
+          const outcome = yield* permits.withPermits(1)(options.trace === undefined ? once : options.trace.attempt(attempt, once))
           const durationMs = (yield* Clock.currentTimeMillis) - started
           const status = "status" in outcome && outcome.status !== undefined ? { status: outcome.status } : {}
           switch (outcome._tag) {
@@ -178,7 +200,7 @@ const make = (options: PushSenderOptions): Effect.Effect<PushSender, never, Scop
             return next
           })
           if (item === undefined) return
-          yield* deliver(item)
+          yield* options.trace === undefined ? deliver(item) : options.trace.delivery(item, deliver(item))
         }
       })
 

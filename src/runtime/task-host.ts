@@ -16,7 +16,7 @@ import { makeRunContext } from "./run-context.ts"
 import type { InputWaiter, RunState } from "./run-context.ts"
 import { finalRecord } from "./final-record.ts"
 import type { HostEnv, RunInput, TaskHost } from "./host-contract.ts"
-import { traced } from "./tracing.ts"
+import { tracedRun } from "./tracing.ts"
 import { waitForWake } from "./wake.ts"
 
 export type { HostEnv, RunInput, StoreHealthCounters, TaskChange, TaskHost } from "./host-contract.ts"
@@ -290,10 +290,10 @@ export const makeTaskHost = (
         running = true
         const resumed = runs > 0
         runs++
-        const program = traced(
+        const program = tracedRun(
           Effect.suspend(() => env.agent.execute(contextFor(input, resumed))),
-          "a2a.task",
-          { "a2a.task.id": taskId, "a2a.principal": input.principal.id }
+          taskId,
+          input.principal.id
         ).pipe(Effect.asVoid, Effect.onExit(onRunEnd))
         return Effect.map(env.spawn(program, inline), (fiber) => {
           // Defensive: a run that has already ended leaves no fiber to interrupt.

@@ -59,7 +59,7 @@ describe("tracing", () => {
       })).pipe(Effect.withTracer(tracer))
     )
     expect(task.kind).toBe("task")
-    const span = spans.find((s) => s.name === "a2a.task")
+    const span = spans.find((s) => s.name === "a2a.agent.run")
     expect(span?.attributes).toEqual({ "a2a.task.id": (task as { id: string }).id, "a2a.principal": "alice" })
   })
 })

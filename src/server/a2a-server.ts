@@ -10,7 +10,7 @@
  * ```
  */
 import { HttpEffect, HttpRouter, HttpServerResponse, type HttpServerError, type HttpServerRequest } from "effect/http"
-import { type Context, Deferred, Effect, Exit, Layer, Queue, Scheduler, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Queue, Scheduler, Scope } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { completeCard, type Agent, type AgentCardInput } from "../agent/agent.ts"
 import type { Principal } from "../auth/principal.ts"
@@ -37,6 +37,11 @@ import { makeMethodHandlers } from "./method-handlers.ts"
 import { resolveServerOptions, type A2AServerOptions } from "./options.ts"
 import { makePushService, type PushOptions } from "./push-service.ts"
 import { Workflow } from "../workflow/index.ts"
+import { makeTelemetry, type Telemetry } from "../telemetry/telemetry.ts"
+import type { TelemetryOptions } from "../telemetry/telemetry-options.ts"
+import { watchTasks } from "../telemetry/task-telemetry.ts"
+import { instrumentStoreOption } from "../telemetry/store-telemetry.ts"
+import { metricsRoute } from "./metrics-route.ts"
 
 /** Options of {@link A2AServer.make} and {@link A2AServer.layer}. */
 export interface A2AServerConfig extends A2AServerOptions {
@@ -58,6 +63,11 @@ export interface A2AServerConfig extends A2AServerOptions {
    * names the configured URL only, never one derived from a request.
    */
   readonly cardSigning?: CardSigning
+  /**
+   * OpenTelemetry traces, metrics and logs over OTLP/HTTP, and metrics in Prometheus' text format; all off by
+   * default, and then free. See docs/observability.md.
+   */
+  readonly telemetry?: TelemetryOptions
 }
 
 /** A running A2A server, not yet bound to a port: hand `handler` (or `app`) to an HTTP server. */
@@ -84,6 +94,11 @@ export interface A2AServerHandle {
   /** Bytes of request bodies being received right now, across requests (bounded by `maxBodyBytesInFlight`). */
   readonly bodyBytesInFlight: () => number
   /**
+   * The server's metrics in Prometheus' text format, when `telemetry` keeps metrics (else `undefined`): serve
+   * it on a port of its own with the adapters' `serveMetrics`.
+   */
+  readonly metrics: (() => string) | undefined
+  /**
    * Shuts down: `/readyz` says not ready and new tasks are refused at once; open streams end cleanly at
    * once; running tasks get `graceMs` (default the server's `shutdownGraceMs`) to reach a terminal or
    * interrupted state, then are handed over to another instance (a store several instances share: see
@@ -103,13 +118,32 @@ const onIoScheduler = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A
 
 interface Built {
   readonly runtime: TaskRuntime
+  readonly telemetry: Telemetry | undefined
   readonly auditFailures: () => number
   readonly bodyBytesInFlight: () => number
   readonly register: (router: HttpRouter.HttpRouter) => Effect.Effect<void>
   readonly shutdown: (graceMs: number) => Effect.Effect<void>
 }
 
+/** With telemetry on, the whole server (its requests, tasks and background fibers) runs with its services. */
+const withTelemetry = <A, E, R>(effect: Effect.Effect<A, E, R>, telemetry: Telemetry): Effect.Effect<A, E, R> =>
+  Effect.updateContext(effect, (context: Context.Context<R>) => Context.merge(context, telemetry.context)) as Effect.Effect<A, E, R>
+
 const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, TaskStoreFailure, Scope.Scope> =>
+  Effect.gen(function* () {
+    const telemetry = yield* makeTelemetry(config.telemetry, agent.card.name)
+    if (telemetry === undefined) return yield* buildServer(agent, config, undefined)
+    // Open task spans end when the server does (a task handed over goes on in another instance's trace).
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        const at = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6))
+        for (const span of telemetry.taskSpans.values()) span.end(at, Exit.void)
+        telemetry.taskSpans.clear()
+      }))
+    return yield* withTelemetry(buildServer(agent, config, telemetry), telemetry)
+  })
+
+const buildServer = (agent: Agent, config: A2AServerConfig, telemetry: Telemetry | undefined): Effect.Effect<Built, TaskStoreFailure, Scope.Scope> =>
   Effect.gen(function* () {
     const options = resolveServerOptions(config)
     const card: AgentCard = {
@@ -126,11 +160,15 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
           "configured for the server, never one taken from a request"
       )
     }
-    const audit = makeAuditTrail(config.audit)
+    const instruments = telemetry?.instruments
+    const audit = makeAuditTrail(config.audit, instruments === undefined ? undefined : instruments.audit)
     const maxConfigs = config.push?.maxConfigsPerTask
+    const given = config.runtime?.store
+    // A store the embedder gave (PostgreSQL) is observed operation by operation; the default in-memory one is not.
+    const runtimeOptions = telemetry === undefined || given === undefined ? config.runtime : { ...config.runtime, store: instrumentStoreOption(given, telemetry) }
     const runtime = yield* TaskRuntime.make(
       agent,
-      maxConfigs === undefined ? config.runtime : { ...config.runtime, maxPushConfigsPerTask: maxConfigs }
+      maxConfigs === undefined ? runtimeOptions : { ...runtimeOptions, maxPushConfigsPerTask: maxConfigs }
     )
     const streamsEnded = yield* Deferred.make<void>()
     const facts = { rest: true, extendedCard: config.extendedCard !== undefined, tenant: options.tenant }
@@ -152,8 +190,10 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
       })
     }
     const push = card.capabilities.pushNotifications === true
-      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), (input) => Effect.ignore(audit.record(input)))
+      ? yield* makePushService(runtime, config.push ?? {}, options.publicUrl ?? (card.url || "a2a-actors"), (input) => Effect.ignore(audit.record(input)), telemetry)
       : undefined
+    // After the push service's listener: a task's last change is offered for delivery while its span is open.
+    if (telemetry !== undefined) yield* watchTasks(runtime, telemetry)
 
     const extended = config.extendedCard
     /** The extended card for a caller, in `version` (signed like the public card: a client that checks one can check the other). */
@@ -199,14 +239,18 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
         // Every route is added here, and so reached only by a target in normal form, the same on every runtime
         // (request-target.ts). Requests, and the agents they start, run on a scheduler that lets socket writes
         // out (see io-scheduler.ts).
+        const run = telemetry === undefined ? onIoScheduler : <A, E, R>(effect: Effect.Effect<A, E, R>) => onIoScheduler(withTelemetry(effect, telemetry))
         const add = (method: "GET" | "POST" | "*", path: HttpRouter.PathInput, handler: Route) =>
-          router.add(method, path, (request) => isRouteTarget(request.url) ? onIoScheduler(handler(request)) : Effect.succeed(notRouted))
+          router.add(method, path, (request) => isRouteTarget(request.url) ? run(handler(request)) : Effect.succeed(notRouted))
         yield* add("POST", options.rpcPath, rpc)
         for (const path of cardPaths) yield* add("GET", path, cardJson)
         yield* add("*", restRoutePattern, rest)
         if (options.healthChecks) {
           yield* add("GET", healthPaths.live, () => Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }, { headers: noStore })))
           yield* add("GET", healthPaths.ready, () => Effect.sync(() => readiness(runtime)))
+        }
+        if (telemetry?.prometheusPath !== undefined) {
+          yield* add("GET", telemetry.prometheusPath as HttpRouter.PathInput, metricsRoute(telemetry, principal))
         }
         if (push !== undefined) {
           const jwks = Effect.map(push.jwks, HttpServerResponse.fromWeb)
@@ -219,7 +263,7 @@ const build = (agent: Agent, config: A2AServerConfig): Effect.Effect<Built, Task
         yield* runtime.shutdown({ grace: graceMs })
         if (push !== undefined) yield* push.shutdown
       })
-    return { runtime, register, shutdown, auditFailures: audit.failures, bodyBytesInFlight: admission.bodyBytesInFlight }
+    return { runtime, telemetry, register, shutdown, auditFailures: audit.failures, bodyBytesInFlight: admission.bodyBytesInFlight }
   })
 
 /** The paths of the health checks (see `healthChecks`). */
@@ -287,6 +331,7 @@ export const A2AServer = {
       runtime: built.runtime,
       auditFailures: built.auditFailures,
       bodyBytesInFlight: built.bodyBytesInFlight,
+      metrics: built.telemetry?.instruments === undefined ? undefined : built.telemetry.prometheusText,
       dispose: (options) =>
         (disposed ??= Effect.runPromise(
           built.shutdown(options?.graceMs ?? defaultGrace).pipe(Effect.ensuring(Scope.close(scope, Exit.void)))

@@ -48,7 +48,11 @@ const unrecorded = new Internal({ message: "The audit trail could not record thi
 const failing = new Internal({ message: "The audit trail is failing, so this request was not run" })
 
 /** The trail writing to the configured sink, or a no-op trail when there is none. */
-export const makeAuditTrail = (config: AuditConfig | undefined): AuditTrail => {
+export const makeAuditTrail = (
+  config: AuditConfig | undefined,
+  /** Told of each event recorded (true) or dropped (false): the audit metrics, when they are kept. */
+  onOutcome?: (recorded: boolean) => void
+): AuditTrail => {
   if (config === undefined) {
     return { enabled: false, record: () => Effect.void, admit: Effect.void, failures: () => 0 }
   }
@@ -63,12 +67,17 @@ export const makeAuditTrail = (config: AuditConfig | undefined): AuditTrail => {
       auditEvent(input).pipe(
         Effect.flatMap((event) => sink.record(event)),
         Effect.matchCauseEffect({
-          onSuccess: () => Effect.sync(() => void (healthy = true)),
+          onSuccess: () =>
+            Effect.sync(() => {
+              healthy = true
+              onOutcome?.(true)
+            }),
           onFailure: (cause) =>
             Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.andThen(
               Effect.sync(() => {
                 failures += 1
                 healthy = false
+                onOutcome?.(false)
               }),
               Effect.andThen(
                 Effect.logError(`audit event "${input.kind}" could not be recorded`, cause),

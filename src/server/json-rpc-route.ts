@@ -32,7 +32,8 @@ import { requestedSkill, type PrincipalResolver, type RequestTarget } from "./au
 import type { Admission } from "./admission.ts"
 import { utf8 } from "./body.ts"
 import { cardBaseUrl } from "./card-base-url.ts"
-import { traced } from "../runtime/tracing.ts"
+import { observeRequest, observing } from "../runtime/tracing.ts"
+import { isResubscribe, observeStream } from "../telemetry/stream-telemetry.ts"
 import { negotiateExtensions, requestedExtensions } from "./extensions.ts"
 import { successResponse, type RequestId } from "./json-rpc-envelope.ts"
 import type { DecodedCoreCall, JsonRpcDialect } from "./json-rpc-dialect.ts"
@@ -239,12 +240,18 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       // One Exit instead of a tapDefect/sandbox/mapError/either chain: fewer wrappers on every request.
       const exit = refused !== undefined
         ? Exit.fail(refused)
-        : yield* Effect.exit(traced(handler(decoded.params, ctx), "a2a.request", {
-          "a2a.method": method,
-          "a2a.binding": "jsonrpc",
-          "a2a.version": dialect.version,
-          "a2a.principal": principal.id
-        }))
+        : yield* Effect.exit(
+          observing()
+            ? observeRequest(
+              handler(decoded.params, ctx),
+              { binding: "jsonrpc", method, version: dialect.version, principal: principal.id, headers: request.headers },
+              (exit) => ({
+                code: Exit.isSuccess(exit) ? 0 : toProtocolError(exit.cause).code,
+                taskId: dialect.taskIdOf(decoded.params, Exit.isSuccess(exit) ? exit.value : undefined)
+              })
+            )
+            : handler(decoded.params, ctx)
+        )
       if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
         const taskId = dialect.taskIdOf(decoded.params, undefined)
         yield* Effect.logError(`${method}${taskId === undefined ? "" : ` for task ${taskId}`} failed with a defect`, exit.cause)
@@ -272,7 +279,7 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
       }
       const events = outcome.success as Stream.Stream<{ seq: number; event: unknown }, ProtocolError>
       return HttpServerResponse.stream(
-        sseBody(id, events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
+        sseBody(id, observeStream(events, ctx.lastEventId !== undefined || isResubscribe(method)).pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
         { headers: { ...sseHeaders, ...echo } }
       )
     }).pipe(

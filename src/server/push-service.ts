@@ -18,6 +18,8 @@ import type { TaskRuntime } from "../runtime/task-runtime.ts"
 import type { Task } from "../../schemas/index.ts"
 import { taskJson } from "../../schemas/v1/v1-json.ts"
 import { pushVersionOf } from "./push-dialect.ts"
+import type { Telemetry } from "../telemetry/telemetry.ts"
+import { pushTrace, recordPushEvent } from "../telemetry/push-telemetry.ts"
 
 /** How the server delivers push notifications (used when the card declares `pushNotifications`). */
 export interface PushOptions {
@@ -87,23 +89,30 @@ export const makePushService = (
   runtime: TaskRuntime,
   options: PushOptions,
   issuer: string,
-  audit: (input: AuditEventInput) => Effect.Effect<void>
+  audit: (input: AuditEventInput) => Effect.Effect<void>,
+  telemetry?: Telemetry
 ): Effect.Effect<PushService, never, Scope.Scope> =>
   Effect.gen(function* () {
     const guard = makeUrlGuard({ resolve: options.resolveDns ?? noResolver, allow: options.allow ?? [] })
     const keys = options.keys ?? (yield* makePushKeySet())
+    const links = telemetry?.tracer === undefined ? undefined : pushTrace(telemetry)
     const sender = yield* PushSender.make({
       transport: options.transport ?? fetchTransport(),
       guard,
       signer: versionedSigner(makePushSigner({ issuer: options.issuer ?? issuer, keys })),
       payload: payloadFor,
-      onEvent: (event) => Effect.forEach(toAudit(event), audit, { discard: true }),
+      onEvent: telemetry === undefined
+        ? (event) => Effect.forEach(toAudit(event), audit, { discard: true })
+        : (event) => Effect.andThen(Effect.sync(() => recordPushEvent(telemetry, event)), Effect.forEach(toAudit(event), audit, { discard: true })),
+      ...(links !== undefined ? { trace: links.trace } : {}),
       ...(options.retry !== undefined ? { retry: options.retry } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {})
     })
     yield* runtime.onTaskChange((change) => {
-      if (change.pushConfigs.length > 0) sender.offer(change.task, change.pushConfigs)
+      if (change.pushConfigs.length === 0) return
+      links?.remember(change.task)
+      sender.offer(change.task, change.pushConfigs)
     })
     return {
       check: (config) =>

@@ -12,9 +12,10 @@
  * yield* router.add("*", restRoutePattern, restRoute({ dialects, card, options, shutdown, principal, audit }))
  * ```
  */
-import { traced } from "../../runtime/tracing.ts"
+import { observeRequest, observing, type RequestFacts } from "../../runtime/tracing.ts"
+import { isResubscribe, observeStream } from "../../telemetry/stream-telemetry.ts"
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
-import { Cause, Clock, Effect, Option, Result, Stream } from "effect"
+import { Cause, Clock, Effect, Exit, Option, Result, Stream } from "effect"
 import type { AgentCard } from "../../../schemas/agent-card.ts"
 import {
   Internal,
@@ -76,6 +77,22 @@ const taskIdOf = (params: unknown, outcome: RestOutcome | undefined): string | u
   const candidate = p?.taskId ?? p?.message?.taskId ?? p?.id ?? body?.task?.id ?? written
   return typeof candidate === "string" ? candidate : undefined
 }
+
+/** A REST request's handling, in its span and metrics when the server observes (its outcome is already a Result). */
+const observed = (
+  effect: Effect.Effect<Result.Result<RestOutcome, ProtocolError>>,
+  facts: RequestFacts,
+  params: unknown
+): Effect.Effect<Result.Result<RestOutcome, ProtocolError>> =>
+  observing()
+    ? observeRequest(effect, facts, (exit) => {
+      const result = Exit.isSuccess(exit) ? exit.value : undefined
+      return {
+        code: result === undefined ? -32603 : result._tag === "Success" ? 0 : result.failure.code,
+        taskId: taskIdOf(params, result?._tag === "Success" ? result.success : undefined)
+      }
+    })
+    : effect
 
 /** Builds the handler of every REST request. */
 export const restRoute = (deps: RestRouteDeps) => {
@@ -180,7 +197,7 @@ export const restRoute = (deps: RestRouteDeps) => {
       const started = yield* Clock.currentTimeMillis
       const outcome: Result.Result<RestOutcome, ProtocolError> = refused !== undefined
         ? Result.fail(refused)
-        : yield* traced(
+        : yield* observed(
           prepared.success.run(ctx).pipe(
             Effect.tapDefect((defect) => {
               const taskId = taskIdOf(params, undefined)
@@ -190,8 +207,8 @@ export const restRoute = (deps: RestRouteDeps) => {
             Effect.mapError(toProtocolError),
             Effect.result
           ),
-          "a2a.request",
-          { "a2a.method": method, "a2a.binding": "rest", "a2a.version": dialect.version, "a2a.principal": principal.id }
+          { binding: "rest", method, version: dialect.version, principal: principal.id, headers: request.headers },
+          params
         )
       // The wall clock may step back; a negative duration would not fit the record.
       const recorded = yield* Effect.result(recordRequest(method, outcome, params, Math.max(0, (yield* Clock.currentTimeMillis) - started)))
@@ -208,7 +225,10 @@ export const restRoute = (deps: RestRouteDeps) => {
           return HttpServerResponse.empty({ status: 204, headers: echo })
         case "Stream":
           return HttpServerResponse.stream(
-            dialect.sse(result.events.pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }),
+            dialect.sse(
+              observeStream(result.events, ctx.lastEventId !== undefined || isResubscribe(method)).pipe(Stream.interruptWhen(deps.shutdown)),
+              { heartbeatMs: options.heartbeatMs }
+            ),
             { headers: { ...sseHeaders, ...echo } }
           )
       }
