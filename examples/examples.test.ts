@@ -6,7 +6,6 @@ import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { verifyChain } from "../src/audit/verify-chain.ts"
@@ -15,91 +14,7 @@ import { childEnv } from "../conformance/package/fresh-project.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../testing/store/postgres.ts"
 import { startOtlpReceiver } from "../testing/telemetry/otlp-receiver.ts"
 import { parsePrometheus, sample } from "../testing/telemetry/prometheus-text.ts"
-
-const root = fileURLToPath(new URL("..", import.meta.url))
-
-interface Run {
-  readonly output: string
-  readonly code: number | null
-}
-
-/** The runtimes an example can run on: Node with tsx, and Bun and Deno from the dev dependencies. */
-const runtimes = {
-  node: (file: string) => [process.execPath, ["--import", "tsx", file]],
-  bun: (file: string) => [`${root}node_modules/bun/bin/bun.exe`, [file]],
-  deno: (file: string) => [`${root}node_modules/deno/deno`, ["run", "--unstable-no-legacy-abort", "--allow-net", "--allow-env", file]]
-} satisfies Record<string, (file: string) => [string, Array<string>]>
-
-/** Runs `file` (with tsx, unless another runtime is named) until it exits (or is stopped once `until` matches its output). */
-const run = (
-  file: string,
-  options: { runtime?: keyof typeof runtimes; env?: Record<string, string>; until?: RegExp; onMatch?: (m: RegExpExecArray) => Promise<void> } = {}
-) =>
-  new Promise<Run>((resolve, reject) => {
-    const [command, args] = runtimes[options.runtime ?? "node"](file)
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, PORT: "0", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    let matched = false
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`${file} did not finish in time:\n${output}`))
-    }, 60_000)
-    const onData = (data: Buffer) => {
-      output += data.toString()
-      const match = options.until?.exec(output)
-      if (match && !matched) {
-        matched = true
-        options.onMatch!(match).then(() => child.kill("SIGTERM"), (error) => {
-          child.kill("SIGKILL")
-          reject(error)
-        })
-      }
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", onData)
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      resolve({ output, code })
-    })
-  })
-
-const rpc = async (url: string, method: string, params: unknown) => {
-  const response = await fetch(`${url}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    signal: AbortSignal.timeout(20_000)
-  })
-  return (await response.json()).result
-}
-
-/** Polls `check` every 100 ms until it gives a value, for at most `ms`. */
-const eventually = async <A>(check: () => Promise<A | undefined>, ms: number): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-const send = async (url: string, text: string, taskId?: string) => {
-  const response = await fetch(`${url}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0", id: 1, method: "message/send",
-      params: { message: { kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text }], ...(taskId ? { taskId } : {}) } }
-    }),
-    signal: AbortSignal.timeout(20_000)
-  })
-  return (await response.json()).result
-}
+import { eventually, root, rpc, run, send } from "../testing/examples/run-example.ts"
 
 describe("self-contained examples", () => {
   it("client.ts sends, streams and continues a task", async () => {
