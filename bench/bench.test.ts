@@ -13,7 +13,8 @@ const tiny: Sizes = {
   memoryTasks: 300,
   memoryMaxMs: 5_000,
   ttlMs: 200,
-  warmup: false
+  warmup: false,
+  taskWarmupMs: 0
 }
 
 describe("the bench in a tiny configuration", () => {
