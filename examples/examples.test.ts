@@ -14,7 +14,8 @@ import { childEnv } from "../conformance/package/fresh-project.ts"
 import { databaseUrl, dropSchema, randomSchema, requirePostgres } from "../testing/store/postgres.ts"
 import { startOtlpReceiver } from "../testing/telemetry/otlp-receiver.ts"
 import { parsePrometheus, sample } from "../testing/telemetry/prometheus-text.ts"
-import { eventually, root, rpc, run, send } from "../testing/examples/run-example.ts"
+import { root, rpc, run, send } from "../testing/examples/run-example.ts"
+import { eventually } from "../testing/server/wire-call.ts"
 
 describe("self-contained examples", () => {
   it("client.ts sends, streams and continues a task", async () => {

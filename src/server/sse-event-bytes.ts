@@ -6,6 +6,7 @@
  * The bytes are exactly the UTF-8 of what the string writer (sse-event-json.ts) writes; any event outside
  * the recognised shape is left to it (the writer returns false and writes nothing).
  */
+import { bareText, type Fields, isPlainObject, plain } from "./sse-event-json.ts"
 
 const encoder = new TextEncoder()
 
@@ -112,14 +113,6 @@ const writePlainString = (sink: ByteSink, s: string): boolean => {
   return true
 }
 
-/** Strings that JSON writes as they are, between quotes. */
-const plain = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
-
-type Fields = Record<string, unknown>
-
-const isPlainObject = (u: unknown): u is Fields =>
-  typeof u === "object" && u !== null && Object.getPrototypeOf(u) === Object.prototype
-
 const bytes = (text: string) => encoder.encode(text)
 const PARTS = bytes(`,"parts":[`)
 const TEXT_PART = bytes(`{"kind":"text","text":`)
@@ -185,15 +178,8 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     if (!Array.isArray(parts)) return false
     copyBytes(sink, PARTS)
     for (let i = 0; i < parts.length; i++) {
-      const part: unknown = parts[i]
-      if (!isPlainObject(part)) return false
-      let keys = 0
-      for (const key in part) {
-        if ((keys === 0 && key !== "kind") || (keys === 1 && key !== "text")) return false
-        keys++
-      }
-      const text = part["text"]
-      if (keys !== 2 || part["kind"] !== "text" || typeof text !== "string") return false
+      const text = bareText(parts[i])
+      if (text === undefined) return false
       if (i > 0) sink.buffer[sink.used++] = 44
       copyBytes(sink, TEXT_PART)
       if (!writePlainString(sink, text)) return false

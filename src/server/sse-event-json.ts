@@ -10,14 +10,26 @@
  */
 
 /** Strings that JSON writes as they are, between quotes. */
-const plain = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
+export const plain = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
 
 const quote = (s: string): string => (plain.test(s) ? `"${s}"` : JSON.stringify(s))
 
-type Fields = Record<string, unknown>
+export type Fields = Record<string, unknown>
 
-const isPlainObject = (u: unknown): u is Fields =>
+export const isPlainObject = (u: unknown): u is Fields =>
   typeof u === "object" && u !== null && Object.getPrototypeOf(u) === Object.prototype
+
+/** The text of a bare text part (`{"kind":"text","text":...}`, those two keys in that order); else undefined. */
+export const bareText = (part: unknown): string | undefined => {
+  if (!isPlainObject(part)) return undefined
+  let keys = 0
+  for (const key in part) {
+    if ((keys === 0 && key !== "kind") || (keys === 1 && key !== "text")) return undefined
+    keys++
+  }
+  const text = part["text"]
+  return keys === 2 && part["kind"] === "text" && typeof text === "string" ? text : undefined
+}
 
 /** Rank of each key of an artifact-update in the order the fast path writes them; 0: not one of them. */
 const updateKeyRank = (key: string): number => {
@@ -49,15 +61,8 @@ const textPartsJson = (parts: unknown): string | undefined => {
   if (!Array.isArray(parts)) return undefined
   let out = "["
   for (let i = 0; i < parts.length; i++) {
-    const part: unknown = parts[i]
-    if (!isPlainObject(part)) return undefined
-    let keys = 0
-    for (const key in part) {
-      if ((keys === 0 && key !== "kind") || (keys === 1 && key !== "text")) return undefined
-      keys++
-    }
-    const text = part["text"]
-    if (keys !== 2 || part["kind"] !== "text" || typeof text !== "string" || !plain.test(text)) return undefined
+    const text = bareText(parts[i])
+    if (text === undefined || !plain.test(text)) return undefined
     out += i === 0 ? `{"kind":"text","text":"${text}"}` : `,{"kind":"text","text":"${text}"}`
   }
   return `${out}]`

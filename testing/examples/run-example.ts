@@ -67,16 +67,6 @@ export const rpc = async (url: string, method: string, params: unknown) => {
   return (await response.json()).result
 }
 
-/** Polls `check` every 100 ms until it gives a value, for at most `ms`. */
-export const eventually = async <A>(check: () => Promise<A | undefined>, ms: number): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 /** A 0.3 `message/send` of `text` (to `taskId` when given); its result. */
 export const send = async (url: string, text: string, taskId?: string) => {
