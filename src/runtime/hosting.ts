@@ -269,7 +269,7 @@ export const makeHosting = (deps: HostingDeps) => {
    * answers nothing: the caller looks for the task again.
    */
   const answerFrom = (host: TaskHost, blocking: boolean, historyLength: number | undefined): Effect.Effect<Task | Message, ProtocolError | Moved> => {
-    const awaited = blocking ? host.awaitSettled : host.awaitMaterialized
+    const awaited = blocking ? host.awaitSettled() : host.awaitMaterialized()
     const stored = shared === undefined
       ? awaited
       : Effect.andThen(awaited, host.awaitStored.pipe(Effect.catch((e): Effect.Effect<void, ProtocolError | Moved> =>

@@ -228,10 +228,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId,
-        // Only the card methods read it: worked out on demand, not per request.
-        get baseUrl() {
-          return cardBaseUrl(request, options)
-        }
+        // Only the card methods read it: worked out on demand, not per request. A function, not a getter: an
+        // object literal with a getter of its own gets a hidden class of its own, which lives in the old
+        // generation and keeps the request's objects alive through young collections.
+        baseUrl: () => cardBaseUrl(request, options)
       }
       const handler = decoded._tag === "Extension"
         ? (params: unknown, c: CallContext) => deps.extensionMethods!.route(method, params, c)

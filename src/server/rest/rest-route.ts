@@ -190,9 +190,8 @@ export const restRoute = (deps: RestRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId: lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined,
-        get baseUrl() {
-          return cardBaseUrl(request, options)
-        }
+        // A function, not a getter (see json-rpc-route.ts).
+        baseUrl: () => cardBaseUrl(request, options)
       }
       const started = yield* Clock.currentTimeMillis
       const outcome: Result.Result<RestOutcome, ProtocolError> = refused !== undefined
