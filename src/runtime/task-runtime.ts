@@ -252,8 +252,8 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
 
     /** Continues the task a message names, wherever it runs; `after` is the log position before the message. */
-    const continueOnce = (params: MessageSendParams, input: RunInput, principal: Principal, taskId: string, wait: "settled" | "none") =>
-      Effect.gen(function*(): Effect.fn.Return<Continued, ProtocolError | Moved> {
+    // Made once, not per message (a generator function made per call keeps its objects alive; see task-host.ts).
+    const continueOnce = Effect.fnUntraced(function*(params: MessageSendParams, input: RunInput, principal: Principal, taskId: string, wait: "settled" | "none"): Effect.fn.Return<Continued, ProtocolError | Moved> {
         const message = params.message
         const found = yield* hosting.lookup(taskId, principal)
         const host = found.host !== undefined && found.host.materialized() && found.record === undefined ? found.host : undefined
