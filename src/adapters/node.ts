@@ -124,8 +124,9 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
   // The request fibers of the fast path belong to this scope; closing it ends any still running.
   const requests = Effect.runSync(Scope.make())
   // Nothing is read from the socket before this listener is attached: it is added in the same tick.
+  const origin = Context.make(ListeningOrigin, url)
   http.on("request", platform === undefined
-    ? webBridge((request) => server.handler(request, Context.make(ListeningOrigin, url)))
+    ? webBridge((request) => server.handler(request, origin))
     // The origin is part of the handler's context, so requests pay nothing for it. The default tracer
     // records nothing, so the platform skips its per-request span by itself.
     : Effect.runSync(platform.makeHandler(server.app, { scope: requests }).pipe(
