@@ -115,28 +115,78 @@ const writePlainString = (sink: ByteSink, s: string): boolean => {
 
 const bytes = (text: string) => encoder.encode(text)
 const PARTS = bytes(`,"parts":[`)
-const TEXT_PART = bytes(`{"kind":"text","text":`)
-const APPEND_TRUE = bytes(`,"append":true`)
-const APPEND_FALSE = bytes(`,"append":false`)
-const LAST_TRUE = bytes(`,"lastChunk":true`)
-const LAST_FALSE = bytes(`,"lastChunk":false`)
 const ID = bytes("id: ")
+const EMPTY = new Uint8Array(0)
+
+/**
+ * How one protocol version writes an artifact update of text parts, piece by piece: everything but the
+ * ids, the sequence number, the texts and the flags is constant. The texts in between are the same for
+ * both versions (`{"artifactId":…,"parts":[…]}` holds its two keys in that order, each text part is an
+ * object and the flags follow the artifact).
+ */
+export interface ArtifactFrameDialect {
+  /** The event up to its artifact's id: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":{"artifactId":`. */
+  readonly head: (taskId: string, contextId: string) => string
+  /** A text part up to its text: `{"kind":"text","text":`. */
+  readonly textPart: string
+  /** What `append: true` and `append: false` are written as (either may be nothing). */
+  readonly appendTrue: string
+  readonly appendFalse: string
+  /** What `lastChunk: true` and `lastChunk: false` are written as. */
+  readonly lastChunkTrue: string
+  readonly lastChunkFalse: string
+  /** What closes the event after its flags. */
+  readonly end: string
+}
+
+/** A2A 0.3: the model's artifact-update as it is, `{"kind":"artifact-update",…}`, both flags as given. */
+export const artifactFrames03: ArtifactFrameDialect = {
+  head: (t, c) => `{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`,
+  textPart: `{"kind":"text","text":`,
+  appendTrue: `,"append":true`,
+  appendFalse: `,"append":false`,
+  lastChunkTrue: `,"lastChunk":true`,
+  lastChunkFalse: `,"lastChunk":false`,
+  end: "}"
+}
+
+/**
+ * A2A 1.0: a `StreamResponse`, `{"artifactUpdate":{"taskId":…,"contextId":…,"artifact":{"artifactId":…,
+ * "parts":[{"text":…}]},"append":true,"lastChunk":true}}`, false flags left out as ProtoJSON does (what
+ * `makeStreamResponseJson` in schemas/v1/v1-json.ts writes).
+ */
+export const artifactFramesV1: ArtifactFrameDialect = {
+  head: (t, c) => `{"artifactUpdate":{"taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`,
+  textPart: `{"text":`,
+  appendTrue: `,"append":true`,
+  appendFalse: "",
+  lastChunkTrue: `,"lastChunk":true`,
+  lastChunkFalse: "",
+  end: "}}"
+}
 
 /**
  * A writer of one stream's frames (`id: <seq>`, then `data: ` with `prefix`, the event and `suffix`) for
- * A2A 0.3 artifact updates of text parts: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":
+ * the model's artifact updates of text parts: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":
  * {"artifactId":…,"parts":[{"kind":"text","text":…},…]},"append":…,"lastChunk":…}`, keys in that order,
- * the flags optional, nothing else. Returns false, leaving the sink as it was, for any other event.
+ * the flags optional, nothing else, written as `dialect` says. Returns false, leaving the sink as it was,
+ * for any other event.
  */
-export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
-  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, `}` and the suffix.
-  if (suffix.length > slack - 48) throw new Error("frame suffix too long")
-  const tail = bytes(suffix)
+export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: string, suffix: string) => {
+  const textPart = bytes(dialect.textPart)
+  const appendTrue = bytes(dialect.appendTrue)
+  const appendFalse = bytes(dialect.appendFalse)
+  const lastTrue = bytes(dialect.lastChunkTrue)
+  const lastFalse = bytes(dialect.lastChunkFalse)
+  const tail = bytes(dialect.end + suffix)
+  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, the end and the suffix;
+  // what follows any other string (`},` and the next text part's head) is shorter than that or checked here too.
+  const after = 3 + Math.max(appendTrue.length, appendFalse.length) + Math.max(lastTrue.length, lastFalse.length) + tail.length
+  if (after > slack || textPart.length + 2 > slack) throw new Error("frame suffix too long")
   let taskId: unknown
   let contextId: unknown
   // The line break after the id line, the data line's prefix and the event up to its artifact id.
-  let head = new Uint8Array(0)
-
+  let head = EMPTY
   /** The keys of an artifact update in the written order, flags optional; nothing else. */
   const keysInOrder = (event: Fields): boolean => {
     let k = 0
@@ -181,7 +231,7 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
       const text = bareText(parts[i])
       if (text === undefined) return false
       if (i > 0) sink.buffer[sink.used++] = 44
-      copyBytes(sink, TEXT_PART)
+      copyBytes(sink, textPart)
       if (!writePlainString(sink, text)) return false
       sink.buffer[sink.used++] = 125
     }
@@ -207,7 +257,7 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
       if (!plain.test(t) || !plain.test(c)) return false
       taskId = t
       contextId = c
-      head = bytes(`\n${prefix}{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`)
+      head = bytes(`\n${prefix}${dialect.head(t, c)}`)
     }
     const artifact = event["artifact"]
     if (!isPlainObject(artifact)) return false
@@ -224,10 +274,8 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     setBytes(sink, head)
     if (!writePlainString(sink, artifactId)) return false
     if (!writeParts(sink, artifact["parts"])) return false
-    if (!flag(sink, event["append"], APPEND_TRUE, APPEND_FALSE)) return false
-    if (!flag(sink, event["lastChunk"], LAST_TRUE, LAST_FALSE)) return false
-    sink.buffer[sink.used++] = 125
-    return true
+    if (!flag(sink, event["append"], appendTrue, appendFalse)) return false
+    return flag(sink, event["lastChunk"], lastTrue, lastFalse)
   }
 
   /** Writes the frame of event `seq`, or returns false with the sink as it was. */
@@ -242,3 +290,9 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     return true
   }
 }
+
+/** The A2A 0.3 frame writer ({@link artifactFrames03}). */
+export const makeArtifactFrameWriter = makeFrameWriter(artifactFrames03)
+
+/** The A2A 1.0 frame writer ({@link artifactFramesV1}). */
+export const makeArtifactFrameWriterV1 = makeFrameWriter(artifactFramesV1)
