@@ -25,6 +25,7 @@ const long = "x".repeat(100)
 const cases: Record<string, unknown> = {
   "bare text chunk": update({ artifactId: "a", parts: [text("1")] }),
   "append and lastChunk": update({ artifactId: "a", parts: [text("x"), text("y")] }, { append: true, lastChunk: false }),
+  "three parts, no flags": update({ artifactId: "a", parts: [text("x"), text(""), text("z")] }),
   "append false, lastChunk true": update({ artifactId: "a", parts: [text("x")] }, { append: false, lastChunk: true }),
   "only lastChunk": update({ artifactId: "a", parts: [] }, { lastChunk: true }),
   "only append": update({ artifactId: "a", parts: [text("")] }, { append: true }),
@@ -61,6 +62,9 @@ const cases: Record<string, unknown> = {
   "task": { kind: "task", id: taskId, contextId, status: { state: "submitted" } }
 }
 
+/** Sequence numbers of every length, on both sides of 2^31 (where the digits are written another way). */
+const seqs = [0, 7, 10, 99, 100, 1234567, 999_999_999, 1_000_000_000, 2_147_483_647, 2_147_483_648, 4_294_967_296, 9_007_199_254_740_991]
+
 const frameText = (id: string | number, seq: number, event: unknown) =>
   `id: ${seq}\ndata: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(event)}}\n\n`
 
@@ -71,7 +75,7 @@ const concat = (chunks: ReadonlyArray<Uint8Array>) => Buffer.concat(chunks.map((
 
 describe("SSE frames written as bytes", () => {
   it.each(Object.entries(cases))("are exactly the UTF-8 of the text frame: %s", (_name, event) => {
-    for (const seq of [0, 7, 10, 99, 1234567, 9_007_199_254_740_991]) {
+    for (const seq of seqs) {
       expect(concat(body(3, [{ seq, event }]))).toEqual(Buffer.from(frameText(3, seq, event), "utf8"))
     }
   })
@@ -108,7 +112,7 @@ const casesV1 = Object.entries(cases).filter(([name]) => name !== "missing artif
 
 describe("A2A 1.0 SSE frames written as bytes", () => {
   it.each(casesV1)("are exactly the UTF-8 of the 1.0 text frame: %s", (_name, event) => {
-    for (const seq of [0, 7, 10, 99, 1234567, 9_007_199_254_740_991]) {
+    for (const seq of seqs) {
       expect(concat(body(3, [{ seq, event }], sseV1))).toEqual(Buffer.from(frameTextV1(3, seq, event), "utf8"))
     }
   })

@@ -64,6 +64,21 @@ const writeUint = (sink: ByteSink, n: number): void => {
     sink.used = at + 1
     return
   }
+  if (n < 0x80000000) {
+    // Integer division on 32 bits: the sequence numbers of every stream but the longest.
+    const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 :
+      n < 100000000 ? 8 : n < 1000000000 ? 9 : 10
+    at += digits
+    sink.used = at
+    let m = n
+    while (m >= 10) {
+      const q = (m / 10) | 0
+      buffer[--at] = 48 + m - q * 10
+      m = q
+    }
+    buffer[--at] = 48 + m
+    return
+  }
   let digits = 0
   for (let m = n; m > 0; m = Math.floor(m / 10)) digits++
   at += digits
@@ -174,15 +189,20 @@ export const artifactFramesV1: ArtifactFrameDialect = {
  */
 export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: string, suffix: string) => {
   const textPart = bytes(dialect.textPart)
-  const appendTrue = bytes(dialect.appendTrue)
-  const appendFalse = bytes(dialect.appendFalse)
-  const lastTrue = bytes(dialect.lastChunkTrue)
-  const lastFalse = bytes(dialect.lastChunkFalse)
-  const tail = bytes(dialect.end + suffix)
-  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, the end and the suffix;
-  // what follows any other string (`},` and the next text part's head) is shorter than that or checked here too.
-  const after = 3 + Math.max(appendTrue.length, appendFalse.length) + Math.max(lastTrue.length, lastFalse.length) + tail.length
-  if (after > slack || textPart.length + 2 > slack) throw new Error("frame suffix too long")
+  // The parts' opening and the first text part's head, one run of bytes.
+  const partsAndText = bytes(`,"parts":[${dialect.textPart}`)
+  // What follows the parts, one run per combination of the flags (absent, true, false): `]}`, the flags,
+  // the end of the event and the frame's suffix.
+  const flagText = (value: boolean | undefined, yes: string, no: string) => (value === undefined ? "" : value ? yes : no)
+  const flagValues = [undefined, true, false] as const
+  const tails = flagValues.flatMap((append) =>
+    flagValues.map((last) =>
+      bytes(`]}${flagText(append, dialect.appendTrue, dialect.appendFalse)}${flagText(last, dialect.lastChunkTrue, dialect.lastChunkFalse)}${dialect.end}${suffix}`)
+    )
+  )
+  // What follows the last string of a frame (`}` and a tail) must fit in the slack; what follows any other
+  // string (`},` and the next text part's head) is checked here too.
+  if (1 + Math.max(...tails.map((t) => t.length)) > slack || partsAndText.length + 2 > slack) throw new Error("frame suffix too long")
   let taskId: unknown
   let contextId: unknown
   // The line break after the id line, the data line's prefix and the event up to its artifact id.
@@ -224,29 +244,30 @@ export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: strin
     return k >= 4
   }
 
+  /** The parts, each text part closed (the tail closes the list and the artifact). */
   const writeParts = (sink: ByteSink, parts: unknown): boolean => {
     if (!Array.isArray(parts)) return false
-    copyBytes(sink, PARTS)
+    if (parts.length === 0) {
+      copyBytes(sink, PARTS)
+      return true
+    }
     for (let i = 0; i < parts.length; i++) {
       const text = bareText(parts[i])
       if (text === undefined) return false
-      if (i > 0) sink.buffer[sink.used++] = 44
-      copyBytes(sink, textPart)
+      if (i === 0) {
+        copyBytes(sink, partsAndText)
+      } else {
+        sink.buffer[sink.used++] = 44
+        copyBytes(sink, textPart)
+      }
       if (!writePlainString(sink, text)) return false
       sink.buffer[sink.used++] = 125
     }
-    sink.buffer[sink.used++] = 93
-    sink.buffer[sink.used++] = 125
     return true
   }
 
-  const flag = (sink: ByteSink, value: unknown, yes: Uint8Array<ArrayBuffer>, no: Uint8Array<ArrayBuffer>): boolean => {
-    if (value === undefined) return true
-    if (value === true) copyBytes(sink, yes)
-    else if (value === false) copyBytes(sink, no)
-    else return false
-    return true
-  }
+  /** The index of a flag's value among absent, true and false; -1 for anything else. */
+  const flagIndex = (value: unknown): number => (value === undefined ? 0 : value === true ? 1 : value === false ? 2 : -1)
 
   const writeEvent = (sink: ByteSink, seq: number, event: Fields): boolean => {
     if (!keysInOrder(event)) return false
@@ -273,21 +294,20 @@ export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: strin
     writeUint(sink, seq)
     setBytes(sink, head)
     if (!writePlainString(sink, artifactId)) return false
-    if (!writeParts(sink, artifact["parts"])) return false
-    if (!flag(sink, event["append"], appendTrue, appendFalse)) return false
-    return flag(sink, event["lastChunk"], lastTrue, lastFalse)
+    const append = flagIndex(event["append"])
+    const last = flagIndex(event["lastChunk"])
+    if (append < 0 || last < 0 || !writeParts(sink, artifact["parts"])) return false
+    copyBytes(sink, tails[append * 3 + last]!)
+    return true
   }
 
   /** Writes the frame of event `seq`, or returns false with the sink as it was. */
   return (sink: ByteSink, seq: number, event: unknown): boolean => {
     if (!isPlainObject(event) || event["kind"] !== "artifact-update") return false
     const start = sink.used
-    if (!writeEvent(sink, seq, event)) {
-      sink.used = start
-      return false
-    }
-    copyBytes(sink, tail)
-    return true
+    if (writeEvent(sink, seq, event)) return true
+    sink.used = start
+    return false
   }
 }
 
