@@ -42,7 +42,7 @@ const copyBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
   sink.used = at
 }
 
-/** Copies a longer run of bytes (the frame's head: its prefix, task and context ids) into reserved room. */
+/** Copies a longer run of bytes (the frame's head with its ids, the parts' opening, the tail: 30 bytes and more) into reserved room. */
 const setBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
   sink.buffer.set(bytes, sink.used)
   sink.used += bytes.length
@@ -255,7 +255,7 @@ export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: strin
       const text = bareText(parts[i])
       if (text === undefined) return false
       if (i === 0) {
-        copyBytes(sink, partsAndText)
+        setBytes(sink, partsAndText)
       } else {
         sink.buffer[sink.used++] = 44
         copyBytes(sink, textPart)
@@ -297,7 +297,7 @@ export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: strin
     const append = flagIndex(event["append"])
     const last = flagIndex(event["lastChunk"])
     if (append < 0 || last < 0 || !writeParts(sink, artifact["parts"])) return false
-    copyBytes(sink, tails[append * 3 + last]!)
+    setBytes(sink, tails[append * 3 + last]!)
     return true
   }
 
