@@ -96,9 +96,16 @@ const table = (): Table => compiled ??= compile()
 
 const initial = (): Row => table().initial
 
+// The row of the last lookup: a task steps many times in one state (a stream's chunks), so most lookups
+// are one comparison instead of a map's.
+let lastRow: Row | undefined
+
 const rowOf = (state: LifecycleState): Row => {
+  const last = lastRow
+  if (last !== undefined && last.state === state) return last
   const row = table().rows.get(state)
   if (row === undefined) throw new Error(`the task chart never reaches '${state}'`)
+  lastRow = row
   return row
 }
 
