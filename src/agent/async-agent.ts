@@ -55,6 +55,38 @@ export interface AsyncAgentOptions {
   readonly retrySafe?: boolean
 }
 
+/** The actions of an async context. */
+type AsyncActions = Pick<
+  AsyncTaskContext,
+  "save" | "working" | "artifact" | "requestInput" | "requestAuth" | "receive" | "tryReceive" | "complete" | "fail" | "reject" | "reply"
+>
+
+/**
+ * The async context's actions, made here and not in its constructor: closures a constructor makes and
+ * stores on the new object kept each context, and the task behind it, alive through young collections.
+ */
+const asyncActions = (ctx: TaskContext, signal: AbortSignal): AsyncActions => {
+  // Each call runs in its own fiber tied to `signal`, so a cancel also ends a pending requestInput.
+  const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+    Effect.runPromiseExit(effect, { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw Cause.squash(exit.cause)
+    })
+  return {
+    save: (value) => run(ctx.save(value)),
+    working: (m) => run(ctx.working(m)),
+    artifact: (parts, options) => run(ctx.artifact(parts, options)),
+    requestInput: (m) => run(ctx.requestInput(m)),
+    requestAuth: (m) => run(ctx.requestAuth(m)),
+    receive: () => run(ctx.receive()),
+    tryReceive: () => Option.getOrUndefined(Effect.runSync(ctx.tryReceive())),
+    complete: (m) => run(ctx.complete(m)),
+    fail: (m) => run(ctx.fail(m)),
+    reject: (m) => run(ctx.reject(m)),
+    reply: (m) => run(ctx.reply(m))
+  }
+}
+
 /**
  * The async context of a run. `task`, `history` and `saved` are read from the run's context when asked
  * for, by getters on the prototype (getters in an object literal would give each context a hidden class of
@@ -81,13 +113,7 @@ class AsyncRunContext implements AsyncTaskContext {
   readonly reject: AsyncTaskContext["reject"]
   readonly reply: AsyncTaskContext["reply"]
 
-  constructor(ctx: TaskContext, signal: AbortSignal) {
-    // Each call runs in its own fiber tied to `signal`, so a cancel also ends a pending requestInput.
-    const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-      Effect.runPromiseExit(effect, { signal }).then((exit) => {
-        if (Exit.isSuccess(exit)) return exit.value
-        throw Cause.squash(exit.cause)
-      })
+  constructor(ctx: TaskContext, signal: AbortSignal, actions: AsyncActions) {
     this.#ctx = ctx
     this.taskId = ctx.taskId
     this.contextId = ctx.contextId
@@ -96,17 +122,17 @@ class AsyncRunContext implements AsyncTaskContext {
     this.extensions = ctx.extensions
     this.principal = ctx.principal
     this.signal = signal
-    this.save = (value) => run(ctx.save(value))
-    this.working = (m) => run(ctx.working(m))
-    this.artifact = (parts, options) => run(ctx.artifact(parts, options))
-    this.requestInput = (m) => run(ctx.requestInput(m))
-    this.requestAuth = (m) => run(ctx.requestAuth(m))
-    this.receive = () => run(ctx.receive())
-    this.tryReceive = () => Option.getOrUndefined(Effect.runSync(ctx.tryReceive()))
-    this.complete = (m) => run(ctx.complete(m))
-    this.fail = (m) => run(ctx.fail(m))
-    this.reject = (m) => run(ctx.reject(m))
-    this.reply = (m) => run(ctx.reply(m))
+    this.save = actions.save
+    this.working = actions.working
+    this.artifact = actions.artifact
+    this.requestInput = actions.requestInput
+    this.requestAuth = actions.requestAuth
+    this.receive = actions.receive
+    this.tryReceive = actions.tryReceive
+    this.complete = actions.complete
+    this.fail = actions.fail
+    this.reject = actions.reject
+    this.reply = actions.reply
   }
 
   get task(): Task {
@@ -129,7 +155,7 @@ export const fromAsync = (options: AsyncAgentOptions): Agent => ({
   ...(options.retrySafe === undefined ? {} : { retrySafe: options.retrySafe }),
   execute: (ctx) =>
     Effect.tryPromise({
-      try: (signal) => options.execute(new AsyncRunContext(ctx, signal)),
+      try: (signal) => options.execute(new AsyncRunContext(ctx, signal, asyncActions(ctx, signal))),
       catch: (error) => error
     })
 })

@@ -38,5 +38,55 @@ const dispatch = (task: () => void): (() => void) => {
   }
 }
 
-/** Effect's default scheduler, dispatching a few rounds as microtasks before yielding to the host's I/O. */
-export const ioScheduler: Scheduler.Scheduler = new Scheduler.MixedScheduler("async", dispatch)
+/**
+ * A fiber's dispatcher: its tasks by priority (lowest first, in order within one), run in one dispatch.
+ * The same rules as Effect's `MixedScheduler` dispatcher, built by a function: that dispatcher makes its
+ * dispatch callback in its constructor, and a closure a constructor makes and stores on the new object kept
+ * each dispatcher, the fiber that made it and everything the fiber reached alive through young
+ * collections (every fiber that ever waits gets one).
+ */
+const makeDispatcher = (): Scheduler.SchedulerDispatcher => {
+  let buckets: Array<[number, Array<() => void>]> = []
+  let cancel: (() => void) | undefined
+  const runTasks = () => {
+    const ready = buckets
+    buckets = []
+    for (let i = 0; i < ready.length; i++) {
+      const tasks = ready[i]![1]
+      for (let j = 0; j < tasks.length; j++) tasks[j]!()
+    }
+  }
+  const afterScheduled = () => {
+    cancel = undefined
+    runTasks()
+  }
+  return {
+    scheduleTask: (task, priority) => {
+      let index = 0
+      while (index < buckets.length && buckets[index]![0] < priority) index++
+      const bucket = buckets[index]
+      if (bucket !== undefined && bucket[0] === priority) bucket[1].push(task)
+      else buckets.splice(index, 0, [priority, [task]])
+      if (cancel === undefined) cancel = dispatch(afterScheduled)
+    },
+    flush: () => {
+      while (buckets.length > 0) {
+        if (cancel !== undefined) {
+          cancel()
+          cancel = undefined
+        }
+        runTasks()
+      }
+    }
+  }
+}
+
+// Yield decisions stay Effect's own (its operation budget per fiber).
+const yieldRule = new Scheduler.MixedScheduler("async", dispatch)
+
+/** Effect's default scheduling rules, dispatching a few rounds as microtasks before yielding to the host's I/O. */
+export const ioScheduler: Scheduler.Scheduler = {
+  executionMode: "async",
+  shouldYield: (fiber) => yieldRule.shouldYield(fiber),
+  makeDispatcher
+}

@@ -5,6 +5,7 @@
  */
 import { Effect, Exit, Scope } from "effect"
 import { Agent } from "../../src/agent/agent.ts"
+import type { AsyncTaskContext } from "../../src/agent/async-agent.ts"
 import { freshId } from "../../src/agent/fresh-id.ts"
 import type { TaskContext } from "../../src/agent/task-context.ts"
 import { TaskRuntime } from "../../src/runtime/task-runtime.ts"
@@ -20,14 +21,24 @@ const card = {
   skills: [{ id: "s", name: "s", description: "s", tags: [] }]
 }
 // Written as docs/agents.md recommends, and reading the live fields, so their getters are exercised.
-const agent = Agent.make({
-  card,
-  execute: Effect.fnUntraced(function*(ctx: TaskContext) {
-    if (ctx.task.id !== ctx.taskId || ctx.history.length === 0 || ctx.saved !== undefined) throw new Error("unexpected context")
-    yield* ctx.complete("done")
+const agents = {
+  effect: Agent.make({
+    card,
+    execute: Effect.fnUntraced(function*(ctx: TaskContext) {
+      if (ctx.task.id !== ctx.taskId || ctx.history.length === 0 || ctx.saved !== undefined) throw new Error("unexpected context")
+      yield* ctx.complete("done")
+    })
+  }),
+  async: Agent.fromAsync({
+    card,
+    execute: async (ctx: AsyncTaskContext) => {
+      if (ctx.task.id !== ctx.taskId || ctx.history.length === 0 || ctx.saved !== undefined) throw new Error("unexpected context")
+      await ctx.complete("done")
+    }
   })
-})
-const sends = Number(process.argv[2])
+}
+const agent = agents[process.argv[2] === "async" ? "async" : "effect"]
+const sends = Number(process.argv[3])
 const scope = Scope.makeUnsafe()
 const runtime = await Effect.runPromise(Scope.provide(scope)(
   TaskRuntime.make(agent, { memoryStore: { maxTerminalTasks: 1 }, finishedLogs: { maxLogs: 1 } })
