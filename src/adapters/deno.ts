@@ -3,8 +3,9 @@
  *
  * Slow clients: `Deno.serve` has no timeouts of its own, neither for headers nor for bodies, and
  * no connection cap (denoland/deno#3515). The adapter bounds what it can see: a request body must
- * arrive within `requestTimeoutMs` (default 30 s) of its headers, or the request is answered 408
- * and the server stops waiting for it. Deno offers no way to drop the connection itself: it stays
+ * arrive within `requestTimeoutMs` (default 30 s) of when the server starts reading it (once the
+ * headers are in and have passed the checks before the body), or the request is answered 408 and
+ * the server stops waiting for it. Deno offers no way to drop the connection itself: it stays
  * open until the client stops sending. A client that never finishes its headers is beyond the
  * adapter's reach too: put a reverse proxy with header and body timeouts in front of a Deno server
  * that faces the Internet.
@@ -13,9 +14,9 @@
 import "../../schemas/internal/effect-version.ts"
 
 import { Context } from "effect"
+import { CurrentBodyDeadline, makeBodyDeadline } from "../server/body-deadline.ts"
 import { ListeningOrigin } from "../server/listening-origin.ts"
 import { isRouteTarget } from "../server/request-target.ts"
-import { withBodyDeadline } from "./body-deadline.ts"
 import { defaultRequestTimeoutMs, type Listening, type ListenOptions, type WebHandlerServer } from "./listening.ts"
 
 interface DenoHttpServer {
@@ -44,26 +45,20 @@ export const denoDnsResolver = async (host: string): Promise<ReadonlyArray<strin
 }
 
 /**
- * `handler` for the targets that may reach a route (checked on `request.url`, which Deno leaves as sent: the
- * Request rebuilt below would resolve `/x/..` to `/`), with a deadline on each request body; a request whose
- * body came too late gets 408.
+ * `handler` for the targets that may reach a route, checked on `request.url`, which Deno leaves as sent (a
+ * Request built from it would resolve `/x/..` to `/`). The request is handed over as Deno made it.
  */
-const deadlinedHandler = (handler: WebHandlerServer["handler"], ms: number): WebHandlerServer["handler"] => {
-  const deadlined: WebHandlerServer["handler"] = ms <= 0 ? handler : async (incoming) => {
-    const { request, expired } = withBodyDeadline(incoming, ms)
-    const response = await handler(request)
-    if (!expired()) return response
-    await response.body?.cancel().catch(() => undefined)
-    return new Response(null, { status: 408, headers: { connection: "close" } })
-  }
-  return (incoming, context) => (isRouteTarget(incoming.url) ? deadlined(incoming, context) : Promise.resolve(new Response(null, { status: 404 })))
-}
+const routedHandler = (handler: (request: Request) => Promise<Response>): ((request: Request) => Promise<Response>) =>
+  (incoming) => (isRouteTarget(incoming.url) ? handler(incoming) : Promise.resolve(new Response(null, { status: 404 })))
 
 /** Starts `server` on Deno; resolves once it listens. */
 export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {}): Promise<Listening> =>
   new Promise((resolve) => {
+    const ms = options.requestTimeoutMs ?? defaultRequestTimeoutMs
+    // Every body is read under it (see body-deadline.ts): a body that came too late gets 408.
+    const deadline = ms > 0 ? makeBodyDeadline(ms) : undefined
     // Set in `onListen`, which Deno calls before it serves any request.
-    let origin = Context.empty() as Context.Context<never>
+    let context = Context.empty() as Context.Context<never>
     const deno = Deno.serve(
       {
         port: options.port ?? 0,
@@ -71,7 +66,8 @@ export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {})
         onListen: ({ hostname, port }) => {
           const host = hostname.includes(":") ? `[${hostname}]` : hostname
           const url = `http://${host}:${port}`
-          origin = Context.make(ListeningOrigin, url)
+          const origin = Context.make(ListeningOrigin, url)
+          context = deadline === undefined ? origin : Context.add(origin, CurrentBodyDeadline, deadline)
           resolve({
             url,
             port,
@@ -79,10 +75,11 @@ export const serveDeno = (server: WebHandlerServer, options: ListenOptions = {})
               // Streams end first (dispose), so Deno's graceful shutdown has no open response to wait for.
               await server.dispose(shutdown)
               await deno.shutdown()
+              deadline?.close()
             }
           })
         }
       },
-      deadlinedHandler((request) => server.handler(request, origin), options.requestTimeoutMs ?? defaultRequestTimeoutMs)
+      routedHandler((request) => server.handler(request, context))
     )
   })

@@ -1,14 +1,16 @@
 /**
  * The Node adapter against slow clients, over real sockets (node:net) on 127.0.0.1: a client that
  * sends its headers or its body too slowly is cut, an SSE stream that stays quiet for longer than
- * those timeouts is not, and the connection cap turns away the connection beyond it. The timeouts
+ * those timeouts is not, the work of a request whose client goes away is interrupted, and the connection
+ * cap turns away the connection beyond it. The timeouts
  * are a few hundred milliseconds here so the tests stay short; bounds on waits are generous.
  */
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Agent } from "../agent/agent.ts"
+import { apiKeyAuthenticator } from "../auth/api-key.ts"
 import { A2AServer } from "../server/a2a-server.ts"
-import { gate } from "../../testing/server/push-harness.ts"
+import { gate, waitUntil } from "../../testing/server/push-harness.ts"
 import { openStream, userMessage } from "../../testing/server/rpc.ts"
 import type { Listening } from "./listening.ts"
 import { type NodeServeOptions, serveNode } from "./node.ts"
@@ -113,6 +115,38 @@ describe.each([["fast path", false], ["Web handler", true]] as const)("Node adap
     expect(length).not.toBeNull()
     expect(Buffer.byteLength(body)).toBe(Number(length![1]))
     expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32001 } })
+  })
+
+  it("interrupts the work of a request whose client goes away before its answer", async () => {
+    // The caller's key is checked by a lookup that never answers: the request waits there until it is interrupted.
+    let checking = false
+    let interrupted = false
+    const server = await A2AServer.make(Agent.make({
+      card: {
+        ...card,
+        securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" } },
+        security: [{ key: [] }]
+      },
+      execute: (ctx) => ctx.complete("done")
+    }), {
+      authentication: {
+        authenticators: {
+          key: apiKeyAuthenticator({
+            verify: () => Effect.suspend(() => {
+              checking = true
+              return Effect.never
+            }).pipe(Effect.onInterrupt(() => Effect.sync(() => void (interrupted = true))))
+          })
+        }
+      }
+    })
+    listening = await serveNode(server, { web })
+    const client = await rawClient(listening.port, clients)
+    client.socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-API-Key: k\r\nContent-Length: ${rpcBody.length}\r\n\r\n${rpcBody}`)
+    await waitUntil(() => checking, "the key being checked", 5_000)
+    expect(interrupted).toBe(false)
+    client.socket.destroy()
+    await waitUntil(() => interrupted, "the check interrupted", 5_000)
   })
 
   it("maxConnections turns away a connection beyond the cap, and takes new ones once a place is free", async () => {

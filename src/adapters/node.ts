@@ -124,8 +124,9 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
   // The request fibers of the fast path belong to this scope; closing it ends any still running.
   const requests = Effect.runSync(Scope.make())
   // Nothing is read from the socket before this listener is attached: it is added in the same tick.
+  const origin = Context.make(ListeningOrigin, url)
   http.on("request", platform === undefined
-    ? webBridge((request) => server.handler(request, Context.make(ListeningOrigin, url)))
+    ? webBridge((request) => server.handler(request, origin))
     // The origin is part of the handler's context, so requests pay nothing for it. The default tracer
     // records nothing, so the platform skips its per-request span by itself.
     : Effect.runSync(platform.makeHandler(server.app, { scope: requests }).pipe(
@@ -147,6 +148,23 @@ export const serveNode = async (server: NodeServable, options: NodeServeOptions 
 const closeServer = (http: Server) =>
   new Promise<void>((resolve) => http.close(() => resolve()))
 
+/**
+ * A Web `Request` whose `signal` is the bridge's own, aborted when the client goes away before its answer is
+ * complete. Handing that signal to the `Request` constructor (`init.signal`) would make it follow it with a
+ * signal of its own, a listener, a weak reference and a finalization record per request, all for a signal that
+ * almost never aborts; the handler reads `request.signal` and gets the bridge's signal itself.
+ */
+class NodeWebRequest extends Request {
+  readonly #clientGone: AbortSignal
+  constructor(url: string, init: RequestInit, clientGone: AbortSignal) {
+    super(url, init)
+    this.#clientGone = clientGone
+  }
+  override get signal(): AbortSignal {
+    return this.#clientGone
+  }
+}
+
 /** Adapts a Web handler to `node:http`, streaming the response body of an event stream. */
 const webBridge = (handler: (request: Request) => Promise<Response>) =>
   (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
@@ -159,12 +177,11 @@ const webBridge = (handler: (request: Request) => Promise<Response>) =>
       if (!res.writableFinished) controller.abort()
     })
     const hasBody = req.method !== "GET" && req.method !== "HEAD"
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
+    const request = new NodeWebRequest(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
       method: req.method ?? "GET",
       headers: req.headers as Record<string, string>,
-      signal: controller.signal,
       ...(hasBody ? { body: req as unknown as ReadableStream<Uint8Array>, duplex: "half" } : {})
-    } as RequestInit)
+    } as RequestInit, controller.signal)
     handler(request).then(async (response) => {
       const headers = Object.fromEntries(response.headers)
       if (response.body === null) return void res.writeHead(response.status, headers).end()

@@ -410,13 +410,12 @@ export const makeTaskHost = (
       run,
       resume,
       cancel,
-      // Built when asked for, not per host: a send needs only one of the two (and an inline-finished agent leaves nothing to wait for).
-      get awaitMaterialized() {
-        return awaitUntil(() => core.materialized || core.replied !== undefined || gone !== undefined)
-      },
-      get awaitSettled() {
-        return awaitUntil(settled)
-      },
+      // Built when asked for, not per host: a send needs only one of the two (and an inline-finished agent
+      // leaves nothing to wait for). Methods, not getters: an object literal with getters of its own gets a
+      // hidden class of its own, in the old generation, and through it every young collection until the next
+      // full one keeps the whole host (every closure here shares one context) alive.
+      awaitMaterialized: () => awaitUntil(() => core.materialized || core.replied !== undefined || gone !== undefined),
+      awaitSettled: () => awaitUntil(settled),
       awaitStored: persist.sync,
       failWith,
       updatePushConfigs: persist.updatePushConfigs,

@@ -9,8 +9,9 @@
  * 1. a body's media type: a JSON one (see media-type.ts), else 415;
  * 2. the caller, as far as the headers tell (401, 403, 503: see `PrincipalResolver.beforeBody`), so an
  *    unauthenticated client cannot make the server take in a body at all;
- * 3. the body, under the size limit (413) and the server's bound on body bytes in flight (503 with
- *    `Retry-After`).
+ * 3. the body, under the size limit (413), the server's bound on body bytes in flight (503 with
+ *    `Retry-After`) and, where the runtime's server bounds no body (Deno), the adapter's deadline on
+ *    receiving it (408, closing the connection: see body-deadline.ts).
  *
  * A refusal comes before the body is taken in: the runtime discards whatever of it still arrives (Node reads
  * and drops it, within its request timeout), so the answer reaches a client that is still sending, and
@@ -62,8 +63,8 @@ export const makeAdmission = (options: ResolvedServerOptions, principal: Princip
   const budget: BodyBudget = makeBodyBudget(options.maxBodyBytesInFlight)
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
-  const admit = (request: HttpServerRequest.HttpServerRequest, target: AdmissionTarget) =>
-    Effect.gen(function* () {
+  // Made once, not per request (see json-rpc-route.ts).
+  const admit = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, target: AdmissionTarget) {
       const body = hasBody(request)
       if (body && !isJsonMediaType(request.headers["content-type"])) {
         return yield* Effect.fail(target.refuse(new InvalidRequest({
@@ -82,6 +83,9 @@ export const makeAdmission = (options: ResolvedServerOptions, principal: Princip
               }), 503, { "retry-after": "1" })
             case "BodyUnreadable":
               return target.refuse(new InvalidRequest({ message: "The request body could not be read" }), 400)
+            case "BodyTooSlow":
+              // The client is still sending (or holding the request open): the connection is not worth keeping.
+              return target.refuse(new InvalidRequest({ message: `The request body did not arrive within ${failure.ms} ms` }), 408, { connection: "close" })
           }
         })
       )
