@@ -32,9 +32,9 @@ export interface SubscribeOptions {
 export interface EventLog<E> {
   /**
    * Appends one event and wakes waiting subscribers. Synchronous: producers never suspend here.
-   * Returns `undefined` (and drops the event) once the log is closed.
+   * Returns its sequence number, or `undefined` (and drops the event) once the log is closed.
    */
-  readonly append: (event: E) => Sequenced<E> | undefined
+  readonly append: (event: E) => number | undefined
   /** Ends every subscription once it has delivered what was appended before. Later appends are refused. */
   readonly close: () => void
   /**
@@ -120,12 +120,13 @@ export const makeEventLog = <E>(options: EventLogOptions<E>): EventLog<E> => {
     }
   }
 
-  const append = (event: E): Sequenced<E> | undefined => {
+  // The number, not a numbered wrapper: most producers do not keep it, and a stream pays for it every event.
+  const append = (event: E): number | undefined => {
     if (isClosed) return undefined
     ring[last % window] = event
     const seq = ++last
     if (!gated) wakeAll()
-    return { seq, event }
+    return seq
   }
 
   const oldestRetained = () => Math.max(first, last - window + 1)

@@ -84,8 +84,8 @@ export const makeTaskHost = (
     const append = unsent === undefined
       ? (event: StreamResult) => void log.append(event)
       : (event: StreamResult) => {
-        const sequenced = log.append(event)
-        if (sequenced !== undefined) unsent.push(sequenced)
+        const seq = log.append(event)
+        if (seq !== undefined) unsent.push({ seq, event })
       }
     const persist = persistTask({
       taskId,
