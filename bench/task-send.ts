@@ -19,6 +19,7 @@ import type { Message } from "../schemas/index.ts"
 import { Agent } from "../src/agent/agent.ts"
 import { freshId } from "../src/agent/fresh-id.ts"
 import { messageText } from "../src/agent/messages.ts"
+import type { TaskContext } from "../src/agent/task-context.ts"
 import { TaskRuntime } from "../src/runtime/task-runtime.ts"
 import type { RequestContext } from "../src/runtime/task-runtime.ts"
 import { resultsDir, runCompiled } from "./compiled.ts"
@@ -45,12 +46,11 @@ const agent = Agent.make({
     defaultOutputModes: ["text/plain"],
     skills: [{ id: "s", name: "s", description: "s", tags: [] }]
   },
-  execute: (ctx) =>
-    Effect.gen(function*() {
-      const n = Number(messageText(ctx.message)) || 0
-      for (let i = 0; i < n; i++) yield* ctx.artifact(String(i), { artifactId: "a", append: i > 0, lastChunk: i === n - 1 })
-      yield* ctx.complete("done")
-    })
+  execute: Effect.fnUntraced(function*(ctx: TaskContext) {
+    const n = Number(messageText(ctx.message)) || 0
+    for (let i = 0; i < n; i++) yield* ctx.artifact(String(i), { artifactId: "a", append: i > 0, lastChunk: i === n - 1 })
+    yield* ctx.complete("done")
+  })
 })
 const caller: RequestContext = { principal: { id: "bench" }, extensions: [] }
 // The id as a client's request carries it: a flat string from JSON.parse (crypto.randomUUID builds a rope on Node).

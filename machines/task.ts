@@ -96,9 +96,16 @@ const table = (): Table => compiled ??= compile()
 
 const initial = (): Row => table().initial
 
+// The row of the last lookup: a task steps many times in one state (a stream's chunks), so most lookups
+// are one comparison instead of a map's.
+let lastRow: Row | undefined
+
 const rowOf = (state: LifecycleState): Row => {
+  const last = lastRow
+  if (last !== undefined && last.state === state) return last
   const row = table().rows.get(state)
   if (row === undefined) throw new Error(`the task chart never reaches '${state}'`)
+  lastRow = row
   return row
 }
 
@@ -171,20 +178,21 @@ export const restore = (task: Task): TaskSnapshot | undefined => {
  */
 export const step = (snapshot: TaskSnapshot, event: TaskEvent): StepResult => {
   const emitted: Array<TaskStreamEvent> = []
-  const next = stepInto(snapshot, event, emitted)
+  const next = stepInto(snapshot, event, (e) => emitted.push(e))
   return isRefusal(next) ? { accepted: false, refusal: next } : { accepted: true, snapshot: next, emitted }
 }
 
 const isRefusal = (r: TaskSnapshot | TransitionRefused): r is TransitionRefused => (r as { _tag?: unknown })._tag === "TransitionRefused"
 
 /**
- * {@link step} for a host that keeps one snapshot and hands each stream event on at once: the events go
- * to the end of `emitted` (the caller's, reused from step to step) and the next snapshot, or the refusal,
- * is returned, without the result object and the fresh event list of each `step`.
+ * {@link step} for a host that keeps one snapshot and hands each stream event on at once: each event goes
+ * to `emit` as it is made (once the chart accepted the event: a refusal emits nothing) and the next
+ * snapshot, or the refusal, is returned, without the result object and the event list of each `step`
+ * (a list kept from step to step and emptied with `length = 0` gave up its backing store every step).
  *
  * @internal
  */
-export const stepInto = (snapshot: TaskSnapshot, event: TaskEvent, emitted: Array<TaskStreamEvent>): TaskSnapshot | TransitionRefused => {
+export const stepInto = (snapshot: TaskSnapshot, event: TaskEvent, emit: (event: TaskStreamEvent) => void): TaskSnapshot | TransitionRefused => {
   const row = rowOf(snapshot.state)
   // XState closes a chart in a final state to every event; we answer that with a refusal.
   if (row.answers.length === 0) return refusal(snapshot.state, event.type, "terminal")
@@ -192,30 +200,30 @@ export const stepInto = (snapshot: TaskSnapshot, event: TaskEvent, emitted: Arra
   if (answer.refused !== undefined) return refusal(snapshot.state, event.type, answer.refused)
   let data = snapshot.data
   const effects = answer.effects
-  for (let i = 0; i < effects.length; i++) data = apply(data, event, effects[i]!, emitted)
+  for (let i = 0; i < effects.length; i++) data = apply(data, event, effects[i]!, emit)
   return { state: answer.to.state, data, lifecycle: answer.to.snapshot }
 }
 
 /** Whether {@link stepInto} refused. @internal */
 export const refusedStep = isRefusal
 
-/** One effect of `event` on the data; the stream events it makes go to `emitted`. */
-const apply = (data: TaskData, event: TaskEvent, effect: TaskEffect, emitted: Array<TaskStreamEvent>): TaskData => {
+/** One effect of `event` on the data; the stream events it makes go to `emit`. */
+const apply = (data: TaskData, event: TaskEvent, effect: TaskEffect, emit: (event: TaskStreamEvent) => void): TaskData => {
   switch (effect.type) {
     case "status": {
       const update = statusUpdate(data, event, effect.state)
       const status = update.status
-      emitted.push(update)
+      emit(update)
       return withData(data, status, status.message === undefined ? data.history : append(data.history, status.message), data.artifacts)
     }
     case "artifact": {
       const update = artifactUpdate(data, event)
-      emitted.push(update)
+      emit(update)
       return withData(data, data.status, data.history, addChunk(data.artifacts, update, effect.close))
     }
     case "message": {
       const message = recordedMessage(data, event)
-      if (effect.streamed) emitted.push(message)
+      if (effect.streamed) emit(message)
       return withData(data, data.status, append(data.history, message), data.artifacts)
     }
     case "refused":

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import type { AgentCard } from "../../schemas/index.ts"
 import { Agent } from "../../src/agent/agent.ts"
 import { messageText } from "../../src/agent/messages.ts"
+import type { TaskContext } from "../../src/agent/task-context.ts"
 import { A2AServer, type A2AServerHandle } from "../../src/server/a2a-server.ts"
 import { chunksWanted } from "./control.ts"
 
@@ -25,14 +26,15 @@ const card: AgentCard = {
 /** The agent every contender of this project serves. */
 export const benchAgent = Agent.make({
   card,
-  execute: (ctx) =>
-    Effect.gen(function*() {
-      const n = chunksWanted(messageText(ctx.message))
-      for (let i = 0; i < n; i++) {
-        yield* ctx.artifact(String(i), { artifactId: "a", append: i > 0, lastChunk: i === n - 1 })
-      }
-      yield* ctx.complete()
-    })
+  // One generator for every task (docs/agents.md, "Writing execute"): one made per call would keep each
+  // task's objects alive until a full collection.
+  execute: Effect.fnUntraced(function*(ctx: TaskContext) {
+    const n = chunksWanted(messageText(ctx.message))
+    for (let i = 0; i < n; i++) {
+      yield* ctx.artifact(String(i), { artifactId: "a", append: i > 0, lastChunk: i === n - 1 })
+    }
+    yield* ctx.complete()
+  })
 })
 
 /**

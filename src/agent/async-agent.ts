@@ -55,41 +55,70 @@ export interface AsyncAgentOptions {
   readonly retrySafe?: boolean
 }
 
-const toAsync = (ctx: TaskContext, signal: AbortSignal): AsyncTaskContext => {
-  // Each call runs in its own fiber tied to `signal`, so a cancel also ends a pending requestInput.
-  const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-    Effect.runPromiseExit(effect, { signal }).then((exit) => {
-      if (Exit.isSuccess(exit)) return exit.value
-      throw Cause.squash(exit.cause)
-    })
-  return {
-    taskId: ctx.taskId,
-    contextId: ctx.contextId,
-    get task() {
-      return ctx.task
-    },
-    message: ctx.message,
-    get history() {
-      return ctx.history
-    },
-    resumed: ctx.resumed,
-    get saved() {
-      return ctx.saved
-    },
-    save: (value) => run(ctx.save(value)),
-    extensions: ctx.extensions,
-    principal: ctx.principal,
-    signal,
-    working: (m) => run(ctx.working(m)),
-    artifact: (parts, options) => run(ctx.artifact(parts, options)),
-    requestInput: (m) => run(ctx.requestInput(m)),
-    requestAuth: (m) => run(ctx.requestAuth(m)),
-    receive: () => run(ctx.receive()),
-    tryReceive: () => Option.getOrUndefined(Effect.runSync(ctx.tryReceive())),
-    complete: (m) => run(ctx.complete(m)),
-    fail: (m) => run(ctx.fail(m)),
-    reject: (m) => run(ctx.reject(m)),
-    reply: (m) => run(ctx.reply(m))
+/**
+ * The async context of a run. `task`, `history` and `saved` are read from the run's context when asked
+ * for, by getters on the prototype (getters in an object literal would give each context a hidden class of
+ * its own, kept in the old generation, which keeps the run alive through young collections).
+ */
+class AsyncRunContext implements AsyncTaskContext {
+  readonly #ctx: TaskContext
+  readonly taskId: string
+  readonly contextId: string
+  readonly message: Message
+  readonly resumed: boolean
+  readonly extensions: ReadonlyArray<string>
+  readonly principal: Principal
+  readonly signal: AbortSignal
+  readonly save: AsyncTaskContext["save"]
+  readonly working: AsyncTaskContext["working"]
+  readonly artifact: AsyncTaskContext["artifact"]
+  readonly requestInput: AsyncTaskContext["requestInput"]
+  readonly requestAuth: AsyncTaskContext["requestAuth"]
+  readonly receive: AsyncTaskContext["receive"]
+  readonly tryReceive: AsyncTaskContext["tryReceive"]
+  readonly complete: AsyncTaskContext["complete"]
+  readonly fail: AsyncTaskContext["fail"]
+  readonly reject: AsyncTaskContext["reject"]
+  readonly reply: AsyncTaskContext["reply"]
+
+  constructor(ctx: TaskContext, signal: AbortSignal) {
+    // Each call runs in its own fiber tied to `signal`, so a cancel also ends a pending requestInput.
+    const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+      Effect.runPromiseExit(effect, { signal }).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        throw Cause.squash(exit.cause)
+      })
+    this.#ctx = ctx
+    this.taskId = ctx.taskId
+    this.contextId = ctx.contextId
+    this.message = ctx.message
+    this.resumed = ctx.resumed
+    this.extensions = ctx.extensions
+    this.principal = ctx.principal
+    this.signal = signal
+    this.save = (value) => run(ctx.save(value))
+    this.working = (m) => run(ctx.working(m))
+    this.artifact = (parts, options) => run(ctx.artifact(parts, options))
+    this.requestInput = (m) => run(ctx.requestInput(m))
+    this.requestAuth = (m) => run(ctx.requestAuth(m))
+    this.receive = () => run(ctx.receive())
+    this.tryReceive = () => Option.getOrUndefined(Effect.runSync(ctx.tryReceive()))
+    this.complete = (m) => run(ctx.complete(m))
+    this.fail = (m) => run(ctx.fail(m))
+    this.reject = (m) => run(ctx.reject(m))
+    this.reply = (m) => run(ctx.reply(m))
+  }
+
+  get task(): Task {
+    return this.#ctx.task
+  }
+
+  get history(): ReadonlyArray<Message> {
+    return this.#ctx.history
+  }
+
+  get saved(): unknown {
+    return this.#ctx.saved
   }
 }
 
@@ -100,7 +129,7 @@ export const fromAsync = (options: AsyncAgentOptions): Agent => ({
   ...(options.retrySafe === undefined ? {} : { retrySafe: options.retrySafe }),
   execute: (ctx) =>
     Effect.tryPromise({
-      try: (signal) => options.execute(toAsync(ctx, signal)),
+      try: (signal) => options.execute(new AsyncRunContext(ctx, signal)),
       catch: (error) => error
     })
 })

@@ -6,6 +6,7 @@
  */
 import type { StreamResult } from "../../schemas/index.ts"
 import type { EventLog } from "./event-log.ts"
+import { TransientMap } from "./transient-map.ts"
 
 /** How long and how many finished logs stay available for resumption. */
 export interface FinishedLogOptions {
@@ -24,11 +25,11 @@ interface Entry {
 export const makeFinishedLogs = (options: FinishedLogOptions = {}) => {
   const lingerMs = options.lingerMs ?? 30_000
   const maxLogs = options.maxLogs ?? 1_000
-  const entries = new Map<string, Entry>()
+  const entries = new TransientMap<string, Entry>()
 
   // Insertion order is expiry order (one linger for all), so expired entries are at the front.
   const sweep = (now: number) => {
-    for (const [id, entry] of entries) {
+    for (const [id, entry] of entries.entries()) {
       if (entry.expiresAt > now && entries.size <= maxLogs) break
       entries.delete(id)
     }

@@ -94,9 +94,9 @@ export interface TaskHost {
   /** Cancels: records `canceled`, interrupts the agent (its finalizers run), persists. */
   readonly cancel: () => Effect.Effect<Task, TransitionRefused>
   /** Resolves once the task exists or the agent replied. */
-  readonly awaitMaterialized: Effect.Effect<void>
+  readonly awaitMaterialized: () => Effect.Effect<void>
   /** Resolves once the task is terminal or interrupted (or the agent replied, or the host was lost). */
-  readonly awaitSettled: Effect.Effect<void>
+  readonly awaitSettled: () => Effect.Effect<void>
   /**
    * Writes what the task is now (a no-op when it is stored): once it succeeds, what another instance reads
    * is no older. Fails when the store did not take it (`WriteRefused`: the host is lost now).

@@ -8,6 +8,7 @@ import { Deferred, Effect } from "effect"
 import type { StreamResult } from "../../schemas/index.ts"
 import type { EventLog } from "./event-log.ts"
 import type { TaskHost } from "./task-host.ts"
+import { TransientMap } from "./transient-map.ts"
 
 /** Where finished logs go (see finished-logs.ts). */
 interface FinishedLogs {
@@ -30,7 +31,7 @@ export interface HostRegistry {
 }
 
 export const makeHostRegistry = (finished: FinishedLogs): HostRegistry => {
-  const hosts = new Map<string, TaskHost>()
+  const hosts = new TransientMap<string, TaskHost>()
   const adopting = new Map<string, Deferred.Deferred<void>>()
   const exclusive = <A, E>(taskId: string, adopt: Effect.Effect<A, E>): Effect.Effect<A, E> =>
     Effect.suspend(() => {

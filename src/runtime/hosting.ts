@@ -252,8 +252,8 @@ export const makeHosting = (deps: HostingDeps) => {
     })
 
   /** Continues a task on its host here; `after` is the log position before the message. */
-  const continueOn = (host: TaskHost, params: MessageSendParams, input: RunInput): Effect.Effect<Continued, ProtocolError | Moved> =>
-    Effect.gen(function*() {
+  // Made once, not per message (a generator function made per call keeps its objects alive; see task-host.ts).
+  const continueOn = Effect.fnUntraced(function*(host: TaskHost, params: MessageSendParams, input: RunInput): Effect.fn.Return<Continued, ProtocolError | Moved> {
       if (host.lost()) return yield* Effect.fail(new Moved())
       const before: Task | undefined = host.task()
       const after = host.log.lastSeq()
@@ -269,7 +269,7 @@ export const makeHosting = (deps: HostingDeps) => {
    * answers nothing: the caller looks for the task again.
    */
   const answerFrom = (host: TaskHost, blocking: boolean, historyLength: number | undefined): Effect.Effect<Task | Message, ProtocolError | Moved> => {
-    const awaited = blocking ? host.awaitSettled : host.awaitMaterialized
+    const awaited = blocking ? host.awaitSettled() : host.awaitMaterialized()
     const stored = shared === undefined
       ? awaited
       : Effect.andThen(awaited, host.awaitStored.pipe(Effect.catch((e): Effect.Effect<void, ProtocolError | Moved> =>

@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Scope } from "effect"
 import type { Task } from "../../schemas/index.ts"
 import { makeContextOwners } from "./context-owners.ts"
+import { TransientMap } from "./transient-map.ts"
 import { defaultListLimit, isTerminalTask, isWaitingTask, statusTimestampOf, VersionConflict, WriteRefused } from "./task-store.ts"
 import type { TaskListFilter, TaskPage, TaskQuery, TaskRecord, TaskRecordInput, TaskStore } from "./task-store.ts"
 
@@ -43,7 +44,7 @@ export const makeMemoryTaskStore = (
     const maxTerminal = Math.max(0, options.maxTerminalTasks ?? 10_000)
     const ttl = Duration.toMillis(Duration.fromInputUnsafe(options.terminalTtl ?? Duration.hours(1)))
     const sweepEvery = options.sweepInterval ?? Duration.millis(Math.max(1, Math.min(ttl, 60_000)))
-    const records = new Map<string, TaskRecord>()
+    const records = new TransientMap<string, TaskRecord>()
     const contexts = makeContextOwners({ ttlMs: ttl, maxIdle: maxTerminal })
     // Terminal records in write order: with one TTL for all, the front is always the first to expire.
     // An array queue, not a Map walked from its start: a Map keeps deleted slots until it rehashes, and

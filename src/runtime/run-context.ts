@@ -5,7 +5,7 @@
 import { Clock, Effect, Option, Result } from "effect"
 import { taskOf } from "../../machines/task.ts"
 import type { LifecycleState, TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
-import type { Message } from "../../schemas/index.ts"
+import type { Message, Task } from "../../schemas/index.ts"
 import { agentMessageOf, artifactChunkOf, savedStateOf } from "../agent/agent-output.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
@@ -166,23 +166,8 @@ export const makeRunContext = (host: RunHost) => {
       return Effect.void
     })
 
-  return (input: RunInput, resumed: boolean): TaskContext => ({
-    taskId,
-    contextId,
-    get task() {
-      return taskOf(core.snapshot)
-    },
-    message: input.message,
-    get history() {
-      return taskOf(core.snapshot).history ?? []
-    },
-    resumed,
-    get saved() {
-      return core.saved
-    },
+  const actions: RunActions = {
     save,
-    extensions: input.extensions,
-    principal: input.principal,
     working: statusAction("status", "working"),
     artifact: (parts, options = {}) =>
       Effect.suspend(() => {
@@ -216,5 +201,72 @@ export const makeRunContext = (host: RunHost) => {
           })
         )
       })
-  })
+  }
+  return (input: RunInput, resumed: boolean): TaskContext => new RunContext(host, actions, input, resumed)
+}
+
+/** The actions of a run's context: the same for every run of a task. */
+type RunActions = Pick<
+  TaskContext,
+  "save" | "working" | "artifact" | "requestInput" | "requestAuth" | "receive" | "tryReceive" | "complete" | "fail" | "reject" | "reply"
+>
+
+/**
+ * A run's context. `task`, `history` and `saved` are read when asked for, by getters on the prototype:
+ * getters in an object literal would give every context a hidden class of its own, which V8 keeps in the
+ * old generation, so each young collection until the next full one would keep the run's context, and
+ * the whole task host its closures share a scope with, alive.
+ */
+class RunContext implements TaskContext {
+  readonly #core: RunState
+  readonly taskId: string
+  readonly contextId: string
+  readonly message: Message
+  readonly resumed: boolean
+  readonly extensions: ReadonlyArray<string>
+  readonly principal: TaskContext["principal"]
+  readonly save: TaskContext["save"]
+  readonly working: TaskContext["working"]
+  readonly artifact: TaskContext["artifact"]
+  readonly requestInput: TaskContext["requestInput"]
+  readonly requestAuth: TaskContext["requestAuth"]
+  readonly receive: TaskContext["receive"]
+  readonly tryReceive: TaskContext["tryReceive"]
+  readonly complete: TaskContext["complete"]
+  readonly fail: TaskContext["fail"]
+  readonly reject: TaskContext["reject"]
+  readonly reply: TaskContext["reply"]
+
+  constructor(host: RunHost, actions: RunActions, input: RunInput, resumed: boolean) {
+    this.#core = host.core
+    this.taskId = host.taskId
+    this.contextId = host.contextId
+    this.message = input.message
+    this.resumed = resumed
+    this.extensions = input.extensions
+    this.principal = input.principal
+    this.save = actions.save
+    this.working = actions.working
+    this.artifact = actions.artifact
+    this.requestInput = actions.requestInput
+    this.requestAuth = actions.requestAuth
+    this.receive = actions.receive
+    this.tryReceive = actions.tryReceive
+    this.complete = actions.complete
+    this.fail = actions.fail
+    this.reject = actions.reject
+    this.reply = actions.reply
+  }
+
+  get task(): Task {
+    return taskOf(this.#core.snapshot)
+  }
+
+  get history(): ReadonlyArray<Message> {
+    return taskOf(this.#core.snapshot).history ?? []
+  }
+
+  get saved(): unknown {
+    return this.#core.saved
+  }
 }

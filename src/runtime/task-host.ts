@@ -4,7 +4,7 @@
  */
 import { Cause, Clock, Effect, Exit, Fiber } from "effect"
 import { isInterrupted, isTerminal, refusedStep, start, stepInto, taskOf } from "../../machines/task.ts"
-import type { TaskEvent, TaskSnapshot, TaskStreamEvent, TransitionRefused } from "../../machines/task.ts"
+import type { TaskEvent, TaskSnapshot, TransitionRefused } from "../../machines/task.ts"
 import type { Message, PushNotificationConfig, StreamResult, Task } from "../../schemas/index.ts"
 import { toAgentMessage } from "../agent/messages.ts"
 import { agentFailureText } from "./agent-failure.ts"
@@ -152,9 +152,6 @@ export const makeTaskHost = (
       signal()
     }
 
-    // The stream events of the step being applied (one list for every step of this task).
-    const emitted: Array<TaskStreamEvent> = []
-
     /** The synchronous core: one machine step, its events appended, waiters woken. */
     const applySync = (event: TaskEvent): TransitionRefused | undefined => {
       if (core.replied !== undefined) {
@@ -165,14 +162,11 @@ export const makeTaskHost = (
       }
       materialize()
       const before = state()
-      emitted.length = 0
-      const next = stepInto(core.snapshot, event, emitted)
+      // The step's events are appended as it makes them (none if it is refused). Appending wakes readers on
+      // their own turn (wake.ts), never inline: nobody reads the log or the snapshot before it is set below.
+      const next = stepInto(core.snapshot, event, append)
       if (refusedStep(next)) return next
       core.snapshot = next
-      // Appending wakes readers on their own turn (wake.ts), never inline: nothing steps again meanwhile.
-      const count = emitted.length
-      for (let i = 0; i < count; i++) append(emitted[i]!)
-      emitted.length = 0
       if (event.type !== "artifact" && (before !== state() || event.type === "status" || isTerminal(state()))) {
         env.notify({ task: taskOf(core.snapshot), previous: before, owner, pushConfigs: persist.pushConfigs() })
         signal()
@@ -416,13 +410,12 @@ export const makeTaskHost = (
       run,
       resume,
       cancel,
-      // Built when asked for, not per host: a send needs only one of the two (and an inline-finished agent leaves nothing to wait for).
-      get awaitMaterialized() {
-        return awaitUntil(() => core.materialized || core.replied !== undefined || gone !== undefined)
-      },
-      get awaitSettled() {
-        return awaitUntil(settled)
-      },
+      // Built when asked for, not per host: a send needs only one of the two (and an inline-finished agent
+      // leaves nothing to wait for). Methods, not getters: an object literal with getters of its own gets a
+      // hidden class of its own, in the old generation, and through it every young collection until the next
+      // full one keeps the whole host (every closure here shares one context) alive.
+      awaitMaterialized: () => awaitUntil(() => core.materialized || core.replied !== undefined || gone !== undefined),
+      awaitSettled: () => awaitUntil(settled),
       awaitStored: persist.sync,
       failWith,
       updatePushConfigs: persist.updatePushConfigs,

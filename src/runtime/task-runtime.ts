@@ -166,9 +166,13 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     const scope = yield* Scope.fork(yield* Effect.scope, "parallel")
     const finished = makeFinishedLogs(options.finishedLogs)
     const registry = makeHostRegistry(finished)
-    // Run fibers of all hosts: one registry and one finalizer instead of a Scope per task.
-    const running = new Set<Fiber.Fiber<void, unknown>>()
-    yield* Scope.addFinalizer(scope, Effect.suspend(() => Fiber.interruptAll([...running])))
+    // Run fibers of all hosts: one registry and one finalizer instead of a Scope per task. Each fiber sits in
+    // a slot emptied when it ends, so the Set's old hash tables hold no finished fiber (see transient-map.ts).
+    const running = new Set<{ fiber: Fiber.Fiber<void, unknown> | undefined }>()
+    yield* Scope.addFinalizer(
+      scope,
+      Effect.suspend(() => Fiber.interruptAll([...running].flatMap((slot) => (slot.fiber === undefined ? [] : [slot.fiber]))))
+    )
     // Finished logs expire even when no request comes to sweep them.
     yield* Effect.forkIn(
       Effect.repeat(Effect.sync(() => finished.sweep(Date.now())), Schedule.spaced(Duration.millis(finished.sweepEveryMs))),
@@ -203,8 +207,12 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         Effect.map(Effect.forkDetach(program, { startImmediately: inline }), (fiber) => {
           // A run that already ended (inline) needs no registry entry.
           if (fiber.pollUnsafe() === undefined) {
-            running.add(fiber)
-            fiber.addObserver(() => running.delete(fiber))
+            const slot: { fiber: Fiber.Fiber<void, unknown> | undefined } = { fiber }
+            running.add(slot)
+            fiber.addObserver(() => {
+              slot.fiber = undefined
+              running.delete(slot)
+            })
           }
           return fiber
         }),
@@ -244,8 +252,8 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
     }
 
     /** Continues the task a message names, wherever it runs; `after` is the log position before the message. */
-    const continueOnce = (params: MessageSendParams, input: RunInput, principal: Principal, taskId: string, wait: "settled" | "none") =>
-      Effect.gen(function*(): Effect.fn.Return<Continued, ProtocolError | Moved> {
+    // Made once, not per message (a generator function made per call keeps its objects alive; see task-host.ts).
+    const continueOnce = Effect.fnUntraced(function*(params: MessageSendParams, input: RunInput, principal: Principal, taskId: string, wait: "settled" | "none"): Effect.fn.Return<Continued, ProtocolError | Moved> {
         const message = params.message
         const found = yield* hosting.lookup(taskId, principal)
         const host = found.host !== undefined && found.host.materialized() && found.record === undefined ? found.host : undefined
@@ -322,7 +330,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
         }
         // The first event names the task: it goes out once another instance can find the task too. A
         // host lost meanwhile hands its readers to the stored events (followHost).
-        const stored = Effect.andThen(host.awaitMaterialized, Effect.catch(host.awaitStored, (e) =>
+        const stored = Effect.andThen(host.awaitMaterialized(), Effect.catch(host.awaitStored, (e) =>
           e._tag === "TaskStoreFailure" && !host.lost() ? storeFailed(host.taskId)(e) : Effect.void))
         return Effect.succeed(Stream.concat(Stream.drain(Stream.fromEffect(stored)), cluster.streams.followHost(host, after, before)))
       })
@@ -433,7 +441,7 @@ const make = (agent: Agent, options: TaskRuntimeOptions = {}): Effect.Effect<Tas
       shutdown: (rule = {}) =>
         Effect.gen(function*() {
           accepting = false
-          yield* Effect.forEach([...registry.hosts()], (h) => h.awaitSettled, { concurrency: "unbounded", discard: true }).pipe(
+          yield* Effect.forEach([...registry.hosts()], (h) => h.awaitSettled(), { concurrency: "unbounded", discard: true }).pipe(
             Effect.timeoutOption(rule.grace ?? Duration.seconds(10))
           )
           if (cluster !== undefined) yield* cluster.keeper.handOverAll

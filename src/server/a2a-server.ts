@@ -199,7 +199,7 @@ const buildServer = (agent: Agent, config: A2AServerConfig, telemetry: Telemetry
     /** The extended card for a caller, in `version` (signed like the public card: a client that checks one can check the other). */
     const extendedCardOf = (ctx: CallContext, version: ProtocolVersion) => {
       const input = typeof extended === "function" ? extended!(ctx.principal) : extended!
-      return Effect.flatMap(ctx.baseUrl, (base) => renderCard(publishCard(completeCard(input), base, options, facts), version, facts, config.cardSigning))
+      return Effect.flatMap(ctx.baseUrl(), (base) => renderCard(publishCard(completeCard(input), base, options, facts), version, facts, config.cardSigning))
     }
     const handlers = makeMethodHandlers({
       runtime,

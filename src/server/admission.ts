@@ -63,8 +63,8 @@ export const makeAdmission = (options: ResolvedServerOptions, principal: Princip
   const budget: BodyBudget = makeBodyBudget(options.maxBodyBytesInFlight)
   const limitText = `${Math.round(options.maxBodyBytes / 1024)} KiB`
 
-  const admit = (request: HttpServerRequest.HttpServerRequest, target: AdmissionTarget) =>
-    Effect.gen(function* () {
+  // Made once, not per request (see json-rpc-route.ts).
+  const admit = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, target: AdmissionTarget) {
       const body = hasBody(request)
       if (body && !isJsonMediaType(request.headers["content-type"])) {
         return yield* Effect.fail(target.refuse(new InvalidRequest({

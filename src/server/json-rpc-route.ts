@@ -149,8 +149,9 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
   const extensions = deps.card.capabilities.extensions ?? []
   const decodeOptions: DecodeRequestOptions = deps.extensionMethods === undefined ? {} : { extensionMethods: deps.extensionMethods.methods }
 
-  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    Effect.gen(function* () {
+  // A generator made once, not per request: a generator function made per call gets a hidden class of its
+  // own, kept in the old generation, and through it young collections keep the request's objects alive.
+  return Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest): Effect.fn.Return<HttpServerResponse.HttpServerResponse> {
       const negotiated = negotiateVersion(request)
       const asked = negotiated._tag === "Version" ? negotiated.version : undefined
       // Media type, credentials as the headers tell, then the body under its bounds (admission.ts).
@@ -228,10 +229,10 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId,
-        // Only the card methods read it: worked out on demand, not per request.
-        get baseUrl() {
-          return cardBaseUrl(request, options)
-        }
+        // Only the card methods read it: worked out on demand, not per request. A function, not a getter: an
+        // object literal with a getter of its own gets a hidden class of its own, which lives in the old
+        // generation and keeps the request's objects alive through young collections.
+        baseUrl: () => cardBaseUrl(request, options)
       }
       const handler = decoded._tag === "Extension"
         ? (params: unknown, c: CallContext) => deps.extensionMethods!.route(method, params, c)
@@ -282,7 +283,5 @@ export const jsonRpcRoute = (deps: JsonRpcRouteDeps) => {
         sseBody(id, observeStream(events, ctx.lastEventId !== undefined || isResubscribe(method)).pipe(Stream.interruptWhen(deps.shutdown)), { heartbeatMs: options.heartbeatMs }, dialect),
         { headers: { ...sseHeaders, ...echo } }
       )
-    }).pipe(
-      Effect.catchCause(() => Effect.succeed(jsonError(dialects["0.3"], null, new Internal({ message: "Internal error" }), 500)))
-    ) as Effect.Effect<HttpServerResponse.HttpServerResponse>
+    }, Effect.catchCause(() => Effect.succeed(jsonError(dialects["0.3"], null, new Internal({ message: "Internal error" }), 500))))
 }

@@ -30,7 +30,7 @@ export interface CallContext extends RequestContext {
   /** `Last-Event-ID` of a resubscribe, when the client sent one. */
   readonly lastEventId: number | undefined
   /** The base URL the cards name for this request (see `card-base-url.ts`); fails when there is none to name. */
-  readonly baseUrl: Effect.Effect<string, ProtocolError>
+  readonly baseUrl: () => Effect.Effect<string, ProtocolError>
 }
 
 /** The handler of every core method. */

@@ -42,7 +42,7 @@ const copyBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
   sink.used = at
 }
 
-/** Copies a longer run of bytes (the frame's head: its prefix, task and context ids) into reserved room. */
+/** Copies a longer run of bytes (the frame's head with its ids, the parts' opening, the tail: 30 bytes and more) into reserved room. */
 const setBytes = (sink: ByteSink, bytes: Uint8Array<ArrayBuffer>): void => {
   sink.buffer.set(bytes, sink.used)
   sink.used += bytes.length
@@ -62,6 +62,21 @@ const writeUint = (sink: ByteSink, n: number): void => {
   if (n < 10) {
     buffer[at] = 48 + n
     sink.used = at + 1
+    return
+  }
+  if (n < 0x80000000) {
+    // Integer division on 32 bits: the sequence numbers of every stream but the longest.
+    const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 :
+      n < 100000000 ? 8 : n < 1000000000 ? 9 : 10
+    at += digits
+    sink.used = at
+    let m = n
+    while (m >= 10) {
+      const q = (m / 10) | 0
+      buffer[--at] = 48 + m - q * 10
+      m = q
+    }
+    buffer[--at] = 48 + m
     return
   }
   let digits = 0
@@ -115,28 +130,83 @@ const writePlainString = (sink: ByteSink, s: string): boolean => {
 
 const bytes = (text: string) => encoder.encode(text)
 const PARTS = bytes(`,"parts":[`)
-const TEXT_PART = bytes(`{"kind":"text","text":`)
-const APPEND_TRUE = bytes(`,"append":true`)
-const APPEND_FALSE = bytes(`,"append":false`)
-const LAST_TRUE = bytes(`,"lastChunk":true`)
-const LAST_FALSE = bytes(`,"lastChunk":false`)
 const ID = bytes("id: ")
+const EMPTY = new Uint8Array(0)
+
+/**
+ * How one protocol version writes an artifact update of text parts, piece by piece: everything but the
+ * ids, the sequence number, the texts and the flags is constant. The texts in between are the same for
+ * both versions (`{"artifactId":…,"parts":[…]}` holds its two keys in that order, each text part is an
+ * object and the flags follow the artifact).
+ */
+export interface ArtifactFrameDialect {
+  /** The event up to its artifact's id: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":{"artifactId":`. */
+  readonly head: (taskId: string, contextId: string) => string
+  /** A text part up to its text: `{"kind":"text","text":`. */
+  readonly textPart: string
+  /** What `append: true` and `append: false` are written as (either may be nothing). */
+  readonly appendTrue: string
+  readonly appendFalse: string
+  /** What `lastChunk: true` and `lastChunk: false` are written as. */
+  readonly lastChunkTrue: string
+  readonly lastChunkFalse: string
+  /** What closes the event after its flags. */
+  readonly end: string
+}
+
+/** A2A 0.3: the model's artifact-update as it is, `{"kind":"artifact-update",…}`, both flags as given. */
+export const artifactFrames03: ArtifactFrameDialect = {
+  head: (t, c) => `{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`,
+  textPart: `{"kind":"text","text":`,
+  appendTrue: `,"append":true`,
+  appendFalse: `,"append":false`,
+  lastChunkTrue: `,"lastChunk":true`,
+  lastChunkFalse: `,"lastChunk":false`,
+  end: "}"
+}
+
+/**
+ * A2A 1.0: a `StreamResponse`, `{"artifactUpdate":{"taskId":…,"contextId":…,"artifact":{"artifactId":…,
+ * "parts":[{"text":…}]},"append":true,"lastChunk":true}}`, false flags left out as ProtoJSON does (what
+ * `makeStreamResponseJson` in schemas/v1/v1-json.ts writes).
+ */
+export const artifactFramesV1: ArtifactFrameDialect = {
+  head: (t, c) => `{"artifactUpdate":{"taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`,
+  textPart: `{"text":`,
+  appendTrue: `,"append":true`,
+  appendFalse: "",
+  lastChunkTrue: `,"lastChunk":true`,
+  lastChunkFalse: "",
+  end: "}}"
+}
 
 /**
  * A writer of one stream's frames (`id: <seq>`, then `data: ` with `prefix`, the event and `suffix`) for
- * A2A 0.3 artifact updates of text parts: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":
+ * the model's artifact updates of text parts: `{"kind":"artifact-update","taskId":…,"contextId":…,"artifact":
  * {"artifactId":…,"parts":[{"kind":"text","text":…},…]},"append":…,"lastChunk":…}`, keys in that order,
- * the flags optional, nothing else. Returns false, leaving the sink as it was, for any other event.
+ * the flags optional, nothing else, written as `dialect` says. Returns false, leaving the sink as it was,
+ * for any other event.
  */
-export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
-  // What follows the last string of a frame must fit in the slack: `}]}`, both flags, `}` and the suffix.
-  if (suffix.length > slack - 48) throw new Error("frame suffix too long")
-  const tail = bytes(suffix)
+export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: string, suffix: string) => {
+  const textPart = bytes(dialect.textPart)
+  // The parts' opening and the first text part's head, one run of bytes.
+  const partsAndText = bytes(`,"parts":[${dialect.textPart}`)
+  // What follows the parts, one run per combination of the flags (absent, true, false): `]}`, the flags,
+  // the end of the event and the frame's suffix.
+  const flagText = (value: boolean | undefined, yes: string, no: string) => (value === undefined ? "" : value ? yes : no)
+  const flagValues = [undefined, true, false] as const
+  const tails = flagValues.flatMap((append) =>
+    flagValues.map((last) =>
+      bytes(`]}${flagText(append, dialect.appendTrue, dialect.appendFalse)}${flagText(last, dialect.lastChunkTrue, dialect.lastChunkFalse)}${dialect.end}${suffix}`)
+    )
+  )
+  // What follows the last string of a frame (`}` and a tail) must fit in the slack; what follows any other
+  // string (`},` and the next text part's head) is checked here too.
+  if (1 + Math.max(...tails.map((t) => t.length)) > slack || partsAndText.length + 2 > slack) throw new Error("frame suffix too long")
   let taskId: unknown
   let contextId: unknown
   // The line break after the id line, the data line's prefix and the event up to its artifact id.
-  let head = new Uint8Array(0)
-
+  let head = EMPTY
   /** The keys of an artifact update in the written order, flags optional; nothing else. */
   const keysInOrder = (event: Fields): boolean => {
     let k = 0
@@ -174,29 +244,30 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     return k >= 4
   }
 
+  /** The parts, each text part closed (the tail closes the list and the artifact). */
   const writeParts = (sink: ByteSink, parts: unknown): boolean => {
     if (!Array.isArray(parts)) return false
-    copyBytes(sink, PARTS)
+    if (parts.length === 0) {
+      copyBytes(sink, PARTS)
+      return true
+    }
     for (let i = 0; i < parts.length; i++) {
       const text = bareText(parts[i])
       if (text === undefined) return false
-      if (i > 0) sink.buffer[sink.used++] = 44
-      copyBytes(sink, TEXT_PART)
+      if (i === 0) {
+        setBytes(sink, partsAndText)
+      } else {
+        sink.buffer[sink.used++] = 44
+        copyBytes(sink, textPart)
+      }
       if (!writePlainString(sink, text)) return false
       sink.buffer[sink.used++] = 125
     }
-    sink.buffer[sink.used++] = 93
-    sink.buffer[sink.used++] = 125
     return true
   }
 
-  const flag = (sink: ByteSink, value: unknown, yes: Uint8Array<ArrayBuffer>, no: Uint8Array<ArrayBuffer>): boolean => {
-    if (value === undefined) return true
-    if (value === true) copyBytes(sink, yes)
-    else if (value === false) copyBytes(sink, no)
-    else return false
-    return true
-  }
+  /** The index of a flag's value among absent, true and false; -1 for anything else. */
+  const flagIndex = (value: unknown): number => (value === undefined ? 0 : value === true ? 1 : value === false ? 2 : -1)
 
   const writeEvent = (sink: ByteSink, seq: number, event: Fields): boolean => {
     if (!keysInOrder(event)) return false
@@ -207,7 +278,7 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
       if (!plain.test(t) || !plain.test(c)) return false
       taskId = t
       contextId = c
-      head = bytes(`\n${prefix}{"kind":"artifact-update","taskId":"${t}","contextId":"${c}","artifact":{"artifactId":`)
+      head = bytes(`\n${prefix}${dialect.head(t, c)}`)
     }
     const artifact = event["artifact"]
     if (!isPlainObject(artifact)) return false
@@ -223,10 +294,10 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
     writeUint(sink, seq)
     setBytes(sink, head)
     if (!writePlainString(sink, artifactId)) return false
-    if (!writeParts(sink, artifact["parts"])) return false
-    if (!flag(sink, event["append"], APPEND_TRUE, APPEND_FALSE)) return false
-    if (!flag(sink, event["lastChunk"], LAST_TRUE, LAST_FALSE)) return false
-    sink.buffer[sink.used++] = 125
+    const append = flagIndex(event["append"])
+    const last = flagIndex(event["lastChunk"])
+    if (append < 0 || last < 0 || !writeParts(sink, artifact["parts"])) return false
+    setBytes(sink, tails[append * 3 + last]!)
     return true
   }
 
@@ -234,11 +305,14 @@ export const makeArtifactFrameWriter = (prefix: string, suffix: string) => {
   return (sink: ByteSink, seq: number, event: unknown): boolean => {
     if (!isPlainObject(event) || event["kind"] !== "artifact-update") return false
     const start = sink.used
-    if (!writeEvent(sink, seq, event)) {
-      sink.used = start
-      return false
-    }
-    copyBytes(sink, tail)
-    return true
+    if (writeEvent(sink, seq, event)) return true
+    sink.used = start
+    return false
   }
 }
+
+/** The A2A 0.3 frame writer ({@link artifactFrames03}). */
+export const makeArtifactFrameWriter = makeFrameWriter(artifactFrames03)
+
+/** The A2A 1.0 frame writer ({@link artifactFramesV1}). */
+export const makeArtifactFrameWriterV1 = makeFrameWriter(artifactFramesV1)

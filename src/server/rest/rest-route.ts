@@ -99,8 +99,8 @@ export const restRoute = (deps: RestRouteDeps) => {
   const { dialects, options, audit } = deps
   const declared = deps.card.capabilities.extensions ?? []
 
-  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    Effect.gen(function* () {
+  // Made once, not per request (see json-rpc-route.ts).
+  return Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest): Effect.fn.Return<HttpServerResponse.HttpServerResponse> {
       const negotiated = negotiateVersion(request)
       const url = requestUrl(request.url)
       // An unsupported version is refused in the shape of the routes the path belongs to.
@@ -190,9 +190,8 @@ export const restRoute = (deps: RestRouteDeps) => {
         principal,
         extensions: negotiation.uris,
         lastEventId: lastEventHeader !== undefined && /^\d+$/.test(lastEventHeader) ? Number(lastEventHeader) : undefined,
-        get baseUrl() {
-          return cardBaseUrl(request, options)
-        }
+        // A function, not a getter (see json-rpc-route.ts).
+        baseUrl: () => cardBaseUrl(request, options)
       }
       const started = yield* Clock.currentTimeMillis
       const outcome: Result.Result<RestOutcome, ProtocolError> = refused !== undefined
@@ -232,7 +231,5 @@ export const restRoute = (deps: RestRouteDeps) => {
             { headers: { ...sseHeaders, ...echo } }
           )
       }
-    }).pipe(
-      Effect.catchCause(() => Effect.succeed(dialects["0.3"].errorResponse(new Internal({ message: "Internal error" }), 500)))
-    )
+    }, Effect.catchCause(() => Effect.succeed(dialects["0.3"].errorResponse(new Internal({ message: "Internal error" }), 500))))
 }

@@ -13,6 +13,7 @@ import { makeStreamResponseJson } from "../../../schemas/v1/v1-json.ts"
 import { extensionRequiredV1, V1_EXTENSIONS_HEADER } from "../extensions.ts"
 import type { CoreHandler, JsonRpcDialect } from "../json-rpc-dialect.ts"
 import { resultPrefix, type RequestId } from "../json-rpc-envelope.ts"
+import { makeArtifactFrameWriterV1 } from "../sse-event-bytes.ts"
 import type { SseFormat } from "../sse-writer.ts"
 import { isV1Streaming, type V1Answer, type V1Handlers } from "./method-handlers-v1.ts"
 
@@ -20,8 +21,8 @@ import { isV1Streaming, type V1Answer, type V1Handlers } from "./method-handlers
 export const v1ErrorResponse = (id: RequestId, error: ProtocolError): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: toV1JsonRpcError(error) })
 
-/** 1.0 stream frames: `StreamResponse` results, 1.0 errors. */
-export const sseV1: SseFormat = { eventJson: makeStreamResponseJson, errorResponse: v1ErrorResponse }
+/** 1.0 stream frames: `StreamResponse` results (artifact updates of text parts straight into bytes), 1.0 errors. */
+export const sseV1: SseFormat = { eventJson: makeStreamResponseJson, errorResponse: v1ErrorResponse, frameWriter: makeArtifactFrameWriterV1 }
 
 const taskIdOf = (params: unknown, result: unknown): string | undefined => {
   const p = params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } } | undefined
