@@ -18,11 +18,10 @@ describe("TransientMap", () => {
     m.set("b", { n: 20 })
     expect([...m.entries()].map(([k, v]) => `${k}${v.n}`)).toEqual(["a10", "c3", "b20"])
     expect([...m.values()].map((v) => v.n)).toEqual([10, 3, 20])
-    expect(m.first()).toEqual(["a", { n: 10 }])
     m.delete("a")
     m.delete("c")
     m.delete("b")
-    expect(m.first()).toBeUndefined()
+    expect([...m.entries()]).toEqual([])
     expect(m.size).toBe(0)
   })
 

@@ -53,10 +53,4 @@ export class TransientMap<K, V> {
   *values(): IterableIterator<V> {
     for (const slot of this.#slots.values()) yield slot.value as V
   }
-
-  /** The first entry in insertion order, if any. */
-  first(): [K, V] | undefined {
-    for (const [key, slot] of this.#slots) return [key, slot.value as V]
-    return undefined
-  }
 }

@@ -36,7 +36,8 @@ export const CurrentBodyDeadline: Context.Reference<BodyDeadline | undefined> = 
 
 interface Entry extends BodyWatch {
   readonly at: number
-  readonly expire: () => void
+  /** Emptied when the entry leaves the set: the set's replaced hash tables keep their entries (see transient-map.ts). */
+  expire: (() => void) | undefined
 }
 
 /**
@@ -57,14 +58,23 @@ export const makeBodyDeadline = (ms: number): BodyDeadline => {
     const now = Date.now()
     for (const entry of pending) {
       if (entry.at > now) return arm(entry.at)
+      const expire = entry.expire
+      entry.expire = undefined
       pending.delete(entry)
-      entry.expire()
+      expire?.()
     }
   }
   return {
     ms,
     watch: (expire) => {
-      const entry: Entry = { at: Date.now() + ms, expire, clear: () => void pending.delete(entry) }
+      const entry: Entry = {
+        at: Date.now() + ms,
+        expire,
+        clear: () => {
+          entry.expire = undefined
+          pending.delete(entry)
+        }
+      }
       if (closed) return entry
       pending.add(entry)
       // A timer set for an entry that is cleared since fires early, finds the next one not due and is set
