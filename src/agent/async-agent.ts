@@ -5,7 +5,7 @@ import type { Agent, OnReturn } from "./agent.ts"
 import type { AgentCardInput } from "./agent-card-input.ts"
 import { completeCard } from "./agent-card-input.ts"
 import type { MessageInput, PartsInput } from "./messages.ts"
-import type { ArtifactOptions, TaskContext } from "./task-context.ts"
+import type { ArtifactOptions, ContextActionName, TaskContext } from "./task-context.ts"
 
 /**
  * {@link TaskContext} for agents written with async functions. Refused actions reject with the
@@ -56,10 +56,7 @@ export interface AsyncAgentOptions {
 }
 
 /** The actions of an async context. */
-type AsyncActions = Pick<
-  AsyncTaskContext,
-  "save" | "working" | "artifact" | "requestInput" | "requestAuth" | "receive" | "tryReceive" | "complete" | "fail" | "reject" | "reply"
->
+type AsyncActions = Pick<AsyncTaskContext, ContextActionName>
 
 /**
  * The async context's actions, made here and not in its constructor: closures a constructor makes and

@@ -37,6 +37,15 @@ export interface ArtifactOptions {
 }
 
 /**
+ * The names of a context's actions (the same on {@link TaskContext} and its async form): the runtime builds
+ * them once per task and hands them to each run's context.
+ *
+ * @internal
+ */
+export type ContextActionName =
+  "save" | "working" | "artifact" | "requestInput" | "requestAuth" | "receive" | "tryReceive" | "complete" | "fail" | "reject" | "reply"
+
+/**
  * What an agent's `execute` receives: the task it works on and the actions that move it along.
  *
  * Every action is an event of the task's lifecycle machine; an action the machine does not accept fails

@@ -9,7 +9,7 @@ import type { Message, Task } from "../../schemas/index.ts"
 import { agentMessageOf, artifactChunkOf, savedStateOf } from "../agent/agent-output.ts"
 import type { MessageInput } from "../agent/messages.ts"
 import { TaskActionRefused } from "../agent/task-context.ts"
-import type { TaskContext } from "../agent/task-context.ts"
+import type { ContextActionName, TaskContext } from "../agent/task-context.ts"
 import type { RunInput } from "./host-contract.ts"
 import type { TaskStoreFailure } from "./task-store.ts"
 import { waitForWake } from "./wake.ts"
@@ -206,10 +206,7 @@ export const makeRunContext = (host: RunHost) => {
 }
 
 /** The actions of a run's context: the same for every run of a task. */
-type RunActions = Pick<
-  TaskContext,
-  "save" | "working" | "artifact" | "requestInput" | "requestAuth" | "receive" | "tryReceive" | "complete" | "fail" | "reject" | "reply"
->
+type RunActions = Pick<TaskContext, ContextActionName>
 
 /**
  * A run's context. `task`, `history` and `saved` are read when asked for, by getters on the prototype:

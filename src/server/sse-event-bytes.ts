@@ -6,7 +6,7 @@
  * The bytes are exactly the UTF-8 of what the string writer (sse-event-json.ts) writes; any event outside
  * the recognised shape is left to it (the writer returns false and writes nothing).
  */
-import { bareText, type Fields, isPlainObject, plain } from "./sse-event-json.ts"
+import { bareText, type Fields, hasTwoKeys, isPlainObject, plain } from "./sse-event-json.ts"
 
 const encoder = new TextEncoder()
 
@@ -281,14 +281,9 @@ export const makeFrameWriter = (dialect: ArtifactFrameDialect) => (prefix: strin
       head = bytes(`\n${prefix}${dialect.head(t, c)}`)
     }
     const artifact = event["artifact"]
-    if (!isPlainObject(artifact)) return false
-    let keys = 0
-    for (const key in artifact) {
-      if ((keys === 0 && key !== "artifactId") || (keys === 1 && key !== "parts")) return false
-      keys++
-    }
+    if (!isPlainObject(artifact) || !hasTwoKeys(artifact, "artifactId", "parts")) return false
     const artifactId = artifact["artifactId"]
-    if (keys !== 2 || typeof artifactId !== "string") return false
+    if (typeof artifactId !== "string") return false
     reserve(sink, ID.length + 16 + head.length + slack)
     copyBytes(sink, ID)
     writeUint(sink, seq)

@@ -19,16 +19,21 @@ export type Fields = Record<string, unknown>
 export const isPlainObject = (u: unknown): u is Fields =>
   typeof u === "object" && u !== null && Object.getPrototypeOf(u) === Object.prototype
 
-/** The text of a bare text part (`{"kind":"text","text":...}`, those two keys in that order); else undefined. */
-export const bareText = (part: unknown): string | undefined => {
-  if (!isPlainObject(part)) return undefined
+/** Whether the keys of `fields` are `first` and `second`, in that order, and no others. */
+export const hasTwoKeys = (fields: Fields, first: string, second: string): boolean => {
   let keys = 0
-  for (const key in part) {
-    if ((keys === 0 && key !== "kind") || (keys === 1 && key !== "text")) return undefined
+  for (const key in fields) {
+    if ((keys === 0 && key !== first) || (keys === 1 && key !== second)) return false
     keys++
   }
+  return keys === 2
+}
+
+/** The text of a bare text part (`{"kind":"text","text":...}`, those two keys in that order); else undefined. */
+export const bareText = (part: unknown): string | undefined => {
+  if (!isPlainObject(part) || !hasTwoKeys(part, "kind", "text")) return undefined
   const text = part["text"]
-  return keys === 2 && part["kind"] === "text" && typeof text === "string" ? text : undefined
+  return part["kind"] === "text" && typeof text === "string" ? text : undefined
 }
 
 /** Rank of each key of an artifact-update in the order the fast path writes them; 0: not one of them. */
